@@ -1,0 +1,138 @@
+// swift-tools-version: 6.2
+//
+// The Ribcage workspace manifest.
+//
+// Every module is one line in `modules` below. The rest of this file turns that table into
+// targets and products, so adding a module never means copying a block of targets.
+// `Project.swift.md` describes the same table in prose; `ribcage lint` keeps the two in step.
+
+import PackageDescription
+
+// MARK: - The module table (one line per module; `ribcage new` appends here)
+
+let modules: [Module] = [
+    .module("And", layer: .core),
+    .tool("RibcageTool", dependencies: [.argumentParser]),
+    .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
+]
+
+// MARK: - External packages
+
+let externalPackages: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+]
+
+extension Target.Dependency {
+    static let argumentParser = Target.Dependency.product(
+        name: "ArgumentParser", package: "swift-argument-parser")
+}
+
+// MARK: - How a table row becomes targets
+
+/// One row of the module table.
+struct Module {
+    /// Where a module sits in the architecture; it also decides the module's folder.
+    enum Layer {
+        case core, domain, data, feature, app, tool
+    }
+
+    var name: String
+    var layer: Layer
+    var dependencies: [Target.Dependency]
+    /// The name of an executable product, or `nil` for a library.
+    var executableProduct: String?
+    var hasTests: Bool
+    var testDependencies: [Target.Dependency]
+
+    /// A library in the core, domain or data layer.
+    static func module(
+        _ name: String, layer: Layer, dependencies: [Target.Dependency] = [],
+        testDependencies: [Target.Dependency] = []
+    ) -> Module {
+        Module(
+            name: name, layer: layer, dependencies: dependencies, executableProduct: nil,
+            hasTests: true, testDependencies: testDependencies)
+    }
+
+    /// A feature RIB, under `Modules/Features/`.
+    static func feature(
+        _ name: String, dependencies: [Target.Dependency] = [], testDependencies: [Target.Dependency] = []
+    ) -> Module {
+        Module(
+            name: name, layer: .feature, dependencies: dependencies, executableProduct: nil,
+            hasTests: true, testDependencies: testDependencies)
+    }
+
+    /// An app target under `Apps/`: a library, or an executable when `product` is given.
+    static func app(
+        _ name: String, product: String? = nil, dependencies: [Target.Dependency] = [],
+        tests: Bool = true, testDependencies: [Target.Dependency] = []
+    ) -> Module {
+        Module(
+            name: name, layer: .app, dependencies: dependencies, executableProduct: product,
+            hasTests: tests, testDependencies: testDependencies)
+    }
+
+    /// A tool target under `Tools/`: a library, or an executable when `product` is given.
+    static func tool(
+        _ name: String, product: String? = nil, dependencies: [Target.Dependency] = [],
+        tests: Bool = true, testDependencies: [Target.Dependency] = []
+    ) -> Module {
+        Module(
+            name: name, layer: .tool, dependencies: dependencies, executableProduct: product,
+            hasTests: tests, testDependencies: testDependencies)
+    }
+
+    var path: String {
+        switch layer {
+        case .core, .domain, .data: "Modules/\(name)"
+        case .feature: "Modules/Features/\(name)"
+        case .app: "Apps/\(name)"
+        case .tool: "Tools/\(name)"
+        }
+    }
+
+    var testTargetName: String { "\(name)Tests" }
+
+    var targets: [Target] {
+        var result: [Target] = []
+        if executableProduct != nil {
+            result.append(
+                .executableTarget(
+                    name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings))
+        } else {
+            result.append(
+                .target(name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings))
+        }
+        if hasTests {
+            result.append(
+                .testTarget(
+                    name: testTargetName,
+                    dependencies: [.target(name: name)] + testDependencies,
+                    path: "Tests/\(testTargetName)",
+                    swiftSettings: swiftSettings))
+        }
+        return result
+    }
+
+    var product: Product {
+        if let executableProduct {
+            return .executable(name: executableProduct, targets: [name])
+        }
+        return .library(name: name, targets: [name])
+    }
+}
+
+/// Our own code builds with zero warnings; SwiftPM ignores this setting for packages
+/// that depend on us, so it never breaks a user's build.
+let swiftSettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error)
+]
+
+let package = Package(
+    name: "Ribcage",
+    products: modules.map(\.product),
+    dependencies: externalPackages,
+    targets: modules.flatMap(\.targets),
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,3 @@
+import RibcageTool
+
+RibcageCommand.main()

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// The `ribcage` command: the workspace's Tuist-like companion.
+public struct RibcageCommand: ParsableCommand {
+    /// The command's name, help and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "ribcage",
+        abstract: "Work with a modular SwiftPM workspace: run its module test suites.",
+        discussion: """
+            Exit codes:
+              0   success
+              1   tests failed
+              2   the build failed
+              3   no Package.swift at the given path or above it
+              4   the manifest could not be read (swift package describe failed)
+              64  bad usage: an unknown option, module or argument
+              69  a required program is missing
+            """,
+        subcommands: [TestCommand.self]
+    )
+
+    /// Creates the command; ArgumentParser calls this.
+    public init() {}
+}
