@@ -12,6 +12,7 @@ import PackageDescription
 
 let modules: [Module] = [
     .module("And", layer: .core),
+    .module("RIBs", layer: .core),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
 ]
