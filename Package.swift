@@ -13,8 +13,12 @@ import PackageDescription
 let modules: [Module] = [
     .module("And", layer: .core),
     .module("RIBs", layer: .core),
+    .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
+    .tool("CMallocStats", tests: false),
+    .tool(
+        "Benchmarks", product: "bench", dependencies: [.argumentParser, "CMallocStats", "RIBs"], tests: false),
 ]
 
 // MARK: - External packages

@@ -76,12 +76,11 @@ struct LeakDetectorTests {
         interactor?.leak()
         router = nil
         _ = router
-        try? await Task.sleep(for: .milliseconds(1_300))
         guard let leaked = interactor else {
             Issue.record("the interactor was meant to leak, but it was deallocated")
             return
         }
-        #expect(detector.leaks(of: leaked).map(\.kind) == [.deallocation])
+        #expect(await waitForLeaks(of: leaked, in: detector).map(\.kind) == [.deallocation])
         leaked.onEvent = nil
     }
 

@@ -108,3 +108,17 @@ func nextValue<I: AsyncIteratorProtocol>(
     let value = try await iterator.next()
     return try #require(value, "the stream ended before sending a value", sourceLocation: sourceLocation)
 }
+
+/// Waits until `detector` has reported a leak of `object`, or `timeout` passes, and returns its
+/// leaks. Polling rather than sleeping a fixed time: the detector's pause-aware clock runs slower
+/// than the wall clock on a loaded machine or under the thread sanitizer.
+@MainActor
+func waitForLeaks(
+    of object: AnyObject, in detector: LeakDetector, timeout: Duration = .seconds(30)
+) async -> [Leak] {
+    let deadline = ContinuousClock.now + timeout
+    while detector.leaks(of: object).isEmpty && ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return detector.leaks(of: object)
+}

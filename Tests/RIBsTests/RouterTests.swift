@@ -152,8 +152,7 @@ struct RouterTests {
         cleanRouter = nil
         _ = (leakingRouter, cleanRouter)
         #expect(cleanInteractor == nil)
-        try? await Task.sleep(for: .milliseconds(1_300))
-        #expect(detector.leaks(of: leakedInteractor).map(\.kind) == [.deallocation])
+        #expect(await waitForLeaks(of: leakedInteractor, in: detector).map(\.kind) == [.deallocation])
         #expect(!detector.leaks.contains { $0.objectIdentifier == cleanID })
     }
 }

@@ -29,8 +29,8 @@ struct ViewableRouterTests {
         gone.isPresentedInWindow = false
         parent.attachChild(routers[2])  // re-activation calls the check off
 
-        try? await Task.sleep(for: .milliseconds(5_400))
-        #expect(detector.leaks(of: onScreen).map(\.kind) == [.viewDisappearance])
+        // All three checks share a deadline, so once one has fired, all have.
+        #expect(await waitForLeaks(of: onScreen, in: detector).map(\.kind) == [.viewDisappearance])
         #expect(detector.leaks(of: gone).isEmpty)
         #expect(detector.leaks(of: reactivated).isEmpty)
         _ = routers
@@ -45,8 +45,7 @@ struct ViewableRouterTests {
             interactor: interactor, viewController: viewController)
         router = nil
         _ = router
-        try? await Task.sleep(for: .milliseconds(5_400))
-        #expect(detector.leaks(of: viewController).map(\.kind) == [.deallocation])
+        #expect(await waitForLeaks(of: viewController, in: detector).map(\.kind) == [.deallocation])
         #expect(detector.leaks(of: interactor).map(\.kind) == [.deallocation])
     }
 
@@ -84,8 +83,7 @@ struct PresentableInteractorTests {
         released = nil
         _ = (interactor, released)
         #expect(releasedPresenter == nil)
-        try? await Task.sleep(for: .milliseconds(1_300))
-        #expect(detector.leaks(of: kept).map(\.kind) == [.deallocation])
+        #expect(await waitForLeaks(of: kept, in: detector).map(\.kind) == [.deallocation])
     }
 
     @Test("a Presenter holds its view controller")

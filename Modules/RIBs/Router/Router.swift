@@ -45,7 +45,9 @@ open class Router<InteractorType>: Routing {
     public let interactable: any Interactable
 
     /// The attached children, in attach order.
-    public final private(set) var children: [any Routing] = []
+    public final var children: [any Routing] { childList.elements }
+
+    private var childList = ChildList()
 
     private let lifecycleSubject = StreamSubject<RouterLifecycle>()
     private var didLoadFlag = false
@@ -92,12 +94,11 @@ open class Router<InteractorType>: Routing {
     ///
     /// Attaching a router that is already a child is a ``ProgrammerError``; the tree is left as is.
     public final func attachChild(_ child: any Routing) {
-        guard !children.contains(where: { $0 === child }) else {
+        guard childList.append(child) else {
             RIBsDiagnostics.report(
                 .childAlreadyAttached(parent: typeName(of: self), child: typeName(of: child)))
             return
         }
-        children.append(child)
         // Activate before loading, as RIBs-iOS does, so the child's didLoad sees an active interactor.
         child.interactable.activate()
         child.load()
@@ -108,12 +109,12 @@ open class Router<InteractorType>: Routing {
     /// Its own children stay attached to it, so attaching it again re-activates the whole subtree.
     /// Detaching a router that is not a child is a ``ProgrammerError``; nothing changes.
     public final func detachChild(_ child: any Routing) {
-        guard let index = children.firstIndex(where: { $0 === child }) else {
+        guard childList.contains(child) else {
             RIBsDiagnostics.report(.detachingNonChild(parent: typeName(of: self), child: typeName(of: child)))
             return
         }
         child.interactable.deactivate()
-        children.remove(at: index)
+        childList.remove(child)
     }
 
     private func bindSubtreeActiveState() {
