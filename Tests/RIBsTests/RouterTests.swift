@@ -156,3 +156,25 @@ struct RouterTests {
         #expect(!detector.leaks.contains { $0.objectIdentifier == cleanID })
     }
 }
+
+@MainActor
+@Suite("Router children bookkeeping", .recordingLeakDetector)
+struct RouterChildrenTests {
+    @Test("detaching from the middle keeps the others in attach order, across compactions")
+    func orderAfterDetach() {
+        let parent = TestRouter()
+        let children = (0..<200).map { _ in TestRouter() }
+        for child in children { parent.attachChild(child) }
+        // Detach every child at an odd position and the first 50 even ones: enough holes to
+        // trigger compaction more than once.
+        let detached = children.indices.filter { $0 % 2 == 1 || $0 < 100 }
+        for index in detached { parent.detachChild(children[index]) }
+        let expected = children.indices.filter { !detached.contains($0) }.map { children[$0] }
+        #expect(parent.children.count == expected.count)
+        #expect(zip(parent.children, expected).allSatisfy { $0 === $1 })
+        // Detached children can come back, at the end.
+        parent.attachChild(children[1])
+        #expect(parent.children.last === children[1])
+        #expect(parent.children.count == expected.count + 1)
+    }
+}
