@@ -14,11 +14,14 @@ let modules: [Module] = [
     .module("And", layer: .core),
     .module("RIBs", layer: .core),
     .module("Reactor", layer: .core, dependencies: ["RIBs"]),
+    .module("LocalProvider", layer: .core),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),
+    .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
     .tool(
-        "Benchmarks", product: "bench", dependencies: [.argumentParser, "CMallocStats", "RIBs"], tests: false),
+        "Benchmarks", product: "bench",
+        dependencies: [.argumentParser, "CMallocStats", "RIBs", "LocalProvider"], tests: false),
 ]
 
 // MARK: - External packages

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Memory over disk: reads come from memory when they can, writes go to both.
+///
+/// Expiry is honoured on every read, in both layers — unlike hyperoslo/Cache, whose disk storage
+/// ignores it on read (#281). A value read from disk is cached in memory until the earlier of its
+/// own expiry and `memoryLifetime`.
+public final class LayeredStore: LocalStore {
+    /// The fast layer.
+    public let memory: MemoryStore
+    /// The durable layer.
+    public let disk: any LocalStore
+    private let memoryLifetime: Double
+
+    /// Creates a store of `memory` over `disk`.
+    ///
+    /// - Parameter memoryLifetime: The most seconds a value read from disk stays in memory before
+    ///   the disk is consulted again.
+    public init(
+        memory: MemoryStore = MemoryStore(countLimit: 1_000), disk: any LocalStore,
+        memoryLifetime: Double = 60
+    ) {
+        self.memory = memory
+        self.disk = disk
+        self.memoryLifetime = memoryLifetime
+    }
+
+    /// Writes to disk first (the durable copy), then to memory.
+    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws {
+        try disk.save(value, for: key, expiry: expiry)
+        try memory.save(value, for: key, expiry: expiry)
+    }
+
+    /// Memory first; on a miss, disk, and the value found is cached in memory.
+    public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
+        if let value = try memory.load(key) { return value }
+        guard let entry = try disk.entry(for: key) else { return nil }
+        let lifetimeEnd = Date().addingTimeInterval(memoryLifetime)
+        let until = entry.expiresAt.map { min($0, lifetimeEnd) } ?? lifetimeEnd
+        try memory.save(entry.value, for: key, expiry: .date(until))
+        return entry.value
+    }
+
+    /// Removes from both layers.
+    public func remove<Value>(_ key: StorageKey<Value>) throws {
+        try memory.remove(key)
+        try disk.remove(key)
+    }
+
+    /// The disk layer's changes: it sees every write that goes through this store.
+    public func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?> {
+        disk.changes(for: key)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import LocalProvider
+import Synchronization
+import Testing
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+@Suite("MemoryCache")
+struct MemoryCacheTests {
+    @Test("evicts the least recently used entry, not the newest as NSCache on Linux does")
+    func lruEviction() {
+        let cache = MemoryCache<String, Int>(countLimit: 2)
+        cache.setValue(1, forKey: "a")
+        cache.setValue(2, forKey: "b")
+        cache.setValue(3, forKey: "c")
+        #expect(cache.value(forKey: "a") == nil)
+        #expect(cache.value(forKey: "b") == 2)
+        #expect(cache.value(forKey: "c") == 3)
+    }
+
+    @Test("a read makes an entry the most recently used")
+    func readRefreshes() {
+        let cache = MemoryCache<String, Int>(countLimit: 2)
+        cache.setValue(1, forKey: "a")
+        cache.setValue(2, forKey: "b")
+        _ = cache.value(forKey: "a")
+        cache.setValue(3, forKey: "c")
+        #expect(cache.keysByRecency == ["c", "a"])
+        #expect(cache.value(forKey: "b") == nil)
+    }
+
+    @Test("evicts by cost until under the limit, and refuses an entry bigger than the limit")
+    func costLimit() {
+        let cache = MemoryCache<String, String>(totalCostLimit: 10)
+        cache.setValue("a", forKey: "a", cost: 4)
+        cache.setValue("b", forKey: "b", cost: 4)
+        cache.setValue("c", forKey: "c", cost: 4)
+        #expect(cache.keysByRecency == ["c", "b"])
+        #expect(cache.totalCost == 8)
+        cache.setValue("huge", forKey: "huge", cost: 11)
+        #expect(cache.value(forKey: "huge") == nil)
+        #expect(cache.count == 2)
+        cache.setValue("b2", forKey: "b", cost: 1)  // replacing adjusts the cost
+        #expect(cache.totalCost == 5)
+    }
+
+    @Test("never returns an expired entry")
+    func expiry() {
+        let clock = ManualClock()
+        let cache = MemoryCache<String, Int>(clock: { clock.now })
+        cache.setValue(1, forKey: "short", expiry: .seconds(10))
+        cache.setValue(2, forKey: "forever")
+        clock.advance(by: 9)
+        #expect(cache.value(forKey: "short") == 1)
+        clock.advance(by: 2)
+        #expect(cache.value(forKey: "short") == nil)
+        #expect(cache.value(forKey: "forever") == 2)
+        #expect(cache.count == 1)
+    }
+
+    @Test("stays consistent under 10,000 concurrent operations")
+    func concurrency() async {
+        let cache = MemoryCache<Int, Int>(countLimit: 100)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<10 {
+                group.addTask {
+                    for index in 0..<1_000 {
+                        let key = (task * 1_000 + index) % 250
+                        cache.setValue(index, forKey: key, cost: 1)
+                        _ = cache.value(forKey: (key + 7) % 250)
+                        if index % 10 == 0 { cache.removeValue(forKey: key) }
+                    }
+                }
+            }
+        }
+        #expect(cache.count <= 100)
+        #expect(cache.count == cache.keysByRecency.count)
+        #expect(cache.totalCost == cache.count)
+    }
+}
+
+@Suite("MemoryStore and LayeredStore")
+struct LayeredStoreTests {
+    @Test("MemoryStore round-trips typed values and evicts by its limits")
+    func memoryStore() throws {
+        let store = MemoryStore(countLimit: 2)
+        try store.save("a", for: StorageKey<String>("a"))
+        try store.save(2, for: StorageKey<Int>("b"))
+        try store.save([1, 2], for: StorageKey<[Int]>("c"))
+        #expect(try store.load(StorageKey<String>("a")) == nil)
+        #expect(try store.load(StorageKey<Int>("b")) == 2)
+        #expect(try store.load(StorageKey<[Int]>("c")) == [1, 2])
+    }
+
+    @Test("reads from memory first, falls back to disk, and caches what it read")
+    func layering() throws {
+        let folder = try TemporaryFolder()
+        let disk = try PlistFileStore(root: folder.url)
+        let store = LayeredStore(memory: MemoryStore(countLimit: 10), disk: disk)
+        let key = StorageKey<String>("name")
+        try disk.save("from disk", for: key)
+        #expect(try store.load(key) == "from disk")
+        try disk.remove(key)  // behind the layered store's back
+        #expect(try store.load(key) == "from disk", "served from memory")
+        try store.save("both", for: key)
+        #expect(try disk.load(key) == "both")
+    }
+
+    @Test("honours expiry on read in both layers (hyperoslo/Cache #281 does not)")
+    func expiryOnRead() async throws {
+        let folder = try TemporaryFolder()
+        let disk = try PlistFileStore(root: folder.url)
+        let store = LayeredStore(memory: MemoryStore(countLimit: 10), disk: disk)
+        let key = StorageKey<String>("token")
+        try store.save("secret", for: key, expiry: .seconds(0.2))
+        #expect(try store.load(key) == "secret")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try store.load(key) == nil)
+
+        // A value read from disk is cached only until its own expiry.
+        try disk.save("short", for: key, expiry: .seconds(0.2))
+        #expect(try store.load(key) == "short")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try store.load(key) == nil)
+    }
+}
