@@ -1,24 +1,23 @@
 import Foundation
-import Synchronization
 
 /// A ``LocalStore`` of property-list files under a root folder.
 ///
 /// - Layout: one file per key (`<root>/<key>.plist`, the default), or one file for the whole
-///   store (`<root>/store.plist`), which suits many small values read together.
-/// - Format: XML (readable, the default) or binary (smaller and faster; XML keeps dates to the
-///   whole second only).
+///   store (`<root>/<name>.plist`), which suits many small values read together.
+/// - Format: XML (readable, the default) or binary (smaller and faster). Note that XML keeps
+///   dates to the whole second; the store's own expiry dates do not depend on that.
 /// - Safety: every write goes to a temporary file that is `fsync`ed and renamed into place, so a
 ///   crash, `kill -9` or power loss at any moment leaves the old or the new value, never a torn
 ///   file. With ``Durability/durable``, the folder is `fsync`ed after each rename as well, so a
-///   save that returned also survives a power loss (at about 1.5× the cost per write). Files
-///   are created 0600 and folders 0700. A file that does not parse is moved aside (never
-///   overwritten) and reported as ``StorageError/corruptFile(_:quarantinedAt:underlying:)``.
+///   save that returned also survives a power loss. Files are created 0600 and folders 0700. A
+///   file that does not parse is moved aside (never overwritten) and reported as
+///   ``StorageError/corruptFile(_:quarantinedAt:underlying:)``; the key then reads as absent.
 public final class PlistFileStore: LocalStore {
     /// How keys map to files.
     public enum Layout: Sendable, Equatable {
         /// `<root>/<key>.plist`.
         case filePerKey
-        /// Every key in `<root>/<fileName>.plist`.
+        /// Every key in `<root>/<name>.plist`.
         case singleFile(name: String)
     }
 
@@ -33,13 +32,11 @@ public final class PlistFileStore: LocalStore {
 
     /// The folder the files live in.
     public let root: URL
-    /// How hard writes work to survive power loss.
-    public let durability: Durability
     /// How keys map to files.
     public let layout: Layout
-    private let codec: EnvelopeCodec
-    private let lock = Mutex(())
-    private let broadcaster = ChangeBroadcaster()
+    /// How hard writes work to survive power loss.
+    public let durability: Durability
+    private let storage: EnvelopeStore<FileBlobs>
 
     /// Creates a store in `root`, which is created (0700) if missing.
     ///
@@ -53,105 +50,102 @@ public final class PlistFileStore: LocalStore {
         root: URL, layout: Layout = .filePerKey, format: PropertyListSerialization.PropertyListFormat = .xml,
         durability: Durability = .atomic
     ) throws {
-        self.root = root
-        self.durability = durability
-        self.layout = layout
-        self.codec = EnvelopeCodec(format: format == .binary ? .binary : .xml)
         if case .singleFile(let name) = layout, let reason = StorageKeyRules.problem(with: name) {
             throw StorageError.invalidKey(name, reason: reason)
         }
+        self.root = root
+        self.layout = layout
+        self.durability = durability
+        let format: PropertyListSerialization.PropertyListFormat = format == .binary ? .binary : .xml
+        storage = EnvelopeStore(
+            backend: FileBlobs(
+                root: root, layout: layout, format: format, syncsDirectory: durability == .durable),
+            format: format)
         try AtomicFile.createDirectory(root)
         AtomicFile.removeStaleTemporaryFiles(in: root)
     }
 
     /// The file a key's value lives in.
     public func fileURL<Value>(for key: StorageKey<Value>) -> URL {
-        switch layout {
-        case .filePerKey: root.appendingPathComponent("\(key.name).plist")
-        case .singleFile(let name): root.appendingPathComponent("\(name).plist")
-        }
+        storage.backend.fileURL(forName: key.name)
     }
 
     /// Stores `value` under `key` atomically.
     public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws {
-        try key.validate()
-        let blob = try codec.encode(value, for: key, expiresAt: expiry.date(from: Date()))
-        try lock.withLock { _ in
-            switch layout {
-            case .filePerKey:
-                try AtomicFile.writeAtomically(
-                    blob, to: fileURL(for: key), syncingDirectory: durability == .durable)
-            case .singleFile:
-                var table = try readTable(fileURL(for: key))
-                table[key.name] = blob
-                try writeTable(table, to: fileURL(for: key))
-            }
-            broadcaster.publish(value, for: key.name)
-        }
+        try storage.save(value, for: key, expiry: expiry)
     }
 
     /// The value under `key`; `nil` if absent or expired (an expired value is removed).
     public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
-        try key.validate()
-        return try lock.withLock { _ in try loadLocked(key)?.value }
+        try storage.entry(for: key)?.value
     }
 
     /// The value under `key` with its expiry date.
     public func entry<Value>(for key: StorageKey<Value>) throws -> StoredEntry<Value>? {
-        try key.validate()
-        return try lock.withLock { _ in try loadLocked(key) }
+        try storage.entry(for: key)
     }
 
     /// Removes the value under `key`.
     public func remove<Value>(_ key: StorageKey<Value>) throws {
-        try key.validate()
-        try lock.withLock { _ in
-            try removeLocked(key)
-            broadcaster.publish(nil, for: key.name)
-        }
+        try storage.remove(key)
     }
 
     /// The value now, then every change.
     public func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?> {
-        lock.withLock { _ in
-            broadcaster.stream(for: key.name) { (try? loadLocked(key))?.value }
-        }
+        storage.changes(for: key)
     }
+}
 
-    private func loadLocked<Value>(_ key: StorageKey<Value>) throws -> StoredEntry<Value>? {
-        let file = fileURL(for: key)
-        let blob: Data?
+/// Envelopes in files: one per key, or all in one table file.
+struct FileBlobs: BlobBackend {
+    let root: URL
+    let layout: PlistFileStore.Layout
+    let format: PropertyListSerialization.PropertyListFormat
+    let syncsDirectory: Bool
+
+    func fileURL(forName name: String) -> URL {
         switch layout {
-        case .filePerKey: blob = try AtomicFile.read(file)
-        case .singleFile: blob = try readTable(file)[key.name]
-        }
-        guard let blob else { return nil }
-        do {
-            switch try codec.decode(blob, for: key) {
-            case .value(let value, let expiresAt):
-                return StoredEntry(value: value, expiresAt: expiresAt)
-            case .expired:
-                try removeLocked(key)
-                return nil
-            }
-        } catch let error as NotAnEnvelope {
-            guard case .filePerKey = layout else {
-                throw StorageError.decodingFailed(key: key.name, underlying: error.underlying)
-            }
-            let quarantine = try AtomicFile.quarantine(file)
-            throw StorageError.corruptFile(file, quarantinedAt: quarantine, underlying: error.underlying)
+        case .filePerKey: root.appendingPathComponent("\(name).plist")
+        case .singleFile(let table): root.appendingPathComponent("\(table).plist")
         }
     }
 
-    private func removeLocked<Value>(_ key: StorageKey<Value>) throws {
+    func readBlob(named name: String) throws -> Data? {
+        switch layout {
+        case .filePerKey: try AtomicFile.read(fileURL(forName: name))
+        case .singleFile: try readTable(fileURL(forName: name))[name]
+        }
+    }
+
+    func writeBlob(_ blob: Data, named name: String) throws {
+        let file = fileURL(forName: name)
         switch layout {
         case .filePerKey:
-            try AtomicFile.remove(fileURL(for: key), syncingDirectory: durability == .durable)
+            try AtomicFile.writeAtomically(blob, to: file, syncingDirectory: syncsDirectory)
         case .singleFile:
-            var table = try readTable(fileURL(for: key))
-            guard table.removeValue(forKey: key.name) != nil else { return }
-            try writeTable(table, to: fileURL(for: key))
+            var table = try readTable(file)
+            table[name] = blob
+            try writeTable(table, to: file)
         }
+    }
+
+    func removeBlob(named name: String) throws {
+        let file = fileURL(forName: name)
+        switch layout {
+        case .filePerKey:
+            try AtomicFile.remove(file, syncingDirectory: syncsDirectory)
+        case .singleFile:
+            var table = try readTable(file)
+            guard table.removeValue(forKey: name) != nil else { return }
+            try writeTable(table, to: file)
+        }
+    }
+
+    func unreadableBlob(named name: String, underlying: any Error) throws -> StorageError {
+        // In a table file, the table itself parsed, so only this entry is bad; the file stays.
+        guard case .filePerKey = layout else { return .decodingFailed(key: name, underlying: underlying) }
+        let file = fileURL(forName: name)
+        return .corruptFile(file, quarantinedAt: try AtomicFile.quarantine(file), underlying: underlying)
     }
 
     private func readTable(_ file: URL) throws -> [String: Data] {
@@ -159,15 +153,14 @@ public final class PlistFileStore: LocalStore {
         do {
             return try PropertyListDecoder().decode([String: Data].self, from: data)
         } catch {
-            let quarantine = try AtomicFile.quarantine(file)
-            throw StorageError.corruptFile(file, quarantinedAt: quarantine, underlying: error)
+            throw StorageError.corruptFile(
+                file, quarantinedAt: try AtomicFile.quarantine(file), underlying: error)
         }
     }
 
     private func writeTable(_ table: [String: Data], to file: URL) throws {
         let encoder = PropertyListEncoder()
-        encoder.outputFormat = codec.format
-        try AtomicFile.writeAtomically(
-            try encoder.encode(table), to: file, syncingDirectory: durability == .durable)
+        encoder.outputFormat = format
+        try AtomicFile.writeAtomically(try encoder.encode(table), to: file, syncingDirectory: syncsDirectory)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A ``LocalStore`` over a UserDefaults suite, for small settings.
 ///
@@ -10,15 +9,10 @@ import Synchronization
 /// trip Foundation's `fatalError` for non-plist objects; the raw API
 /// ``setPropertyList(_:forKey:)`` checks its value first and throws
 /// ``StorageError/notAPropertyList(key:valueType:)`` instead.
-public final class UserDefaultsStore: LocalStore, @unchecked Sendable {
-    // @unchecked: UserDefaults is documented thread-safe; our own state is under `lock`.
-
+public final class UserDefaultsStore: LocalStore {
     /// The suite's name.
     public let suiteName: String
-    private let defaults: UserDefaults
-    private let codec = EnvelopeCodec(format: .binary)
-    private let lock = Mutex(())
-    private let broadcaster = ChangeBroadcaster()
+    private let storage: EnvelopeStore<DefaultsBlobs>
 
     /// Opens the suite `suiteName` (a valid key name, e.g. `TodoApp-Dog.profile`).
     ///
@@ -31,45 +25,33 @@ public final class UserDefaultsStore: LocalStore, @unchecked Sendable {
             throw StorageError.invalidKey(suiteName, reason: .invalidCharacter("?"))
         }
         self.suiteName = suiteName
-        self.defaults = defaults
+        storage = EnvelopeStore(
+            backend: DefaultsBlobs(defaults: defaults, suiteName: suiteName), format: .binary)
     }
 
     /// Stores `value` under `key` and persists the suite.
     public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws {
-        try key.validate()
-        let blob = try codec.encode(value, for: key, expiresAt: expiry.date(from: Date()))
-        try lock.withLock { _ in
-            defaults.set(blob, forKey: key.name)
-            try persist()
-            broadcaster.publish(value, for: key.name)
-        }
+        try storage.save(value, for: key, expiry: expiry)
     }
 
     /// The value under `key`; `nil` if absent or expired.
     public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
-        try key.validate()
-        return try lock.withLock { _ in try loadLocked(key)?.value }
+        try storage.entry(for: key)?.value
     }
 
     /// The value under `key` with its expiry date.
     public func entry<Value>(for key: StorageKey<Value>) throws -> StoredEntry<Value>? {
-        try key.validate()
-        return try lock.withLock { _ in try loadLocked(key) }
+        try storage.entry(for: key)
     }
 
     /// Removes the value under `key` and persists the suite.
     public func remove<Value>(_ key: StorageKey<Value>) throws {
-        try key.validate()
-        try lock.withLock { _ in
-            defaults.removeObject(forKey: key.name)
-            try persist()
-            broadcaster.publish(nil, for: key.name)
-        }
+        try storage.remove(key)
     }
 
     /// The value now, then every change.
     public func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?> {
-        lock.withLock { _ in broadcaster.stream(for: key.name) { (try? loadLocked(key))?.value } }
+        storage.changes(for: key)
     }
 
     /// Stores a raw property-list value (a `String`, number, `Date`, `Data`, or an array or
@@ -83,33 +65,43 @@ public final class UserDefaultsStore: LocalStore, @unchecked Sendable {
         guard PropertyListSerialization.propertyList(value, isValidFor: .binary) else {
             throw StorageError.notAPropertyList(key: key, valueType: String(describing: type(of: value)))
         }
-        try lock.withLock { _ in
-            defaults.set(value, forKey: key)
-            try persist()
+        try storage.withLock {
+            storage.backend.defaults.set(value, forKey: key)
+            try storage.backend.persist()
         }
     }
 
     /// A raw property-list value stored with ``setPropertyList(_:forKey:)``.
     public func propertyList(forKey key: String) -> Any? {
-        lock.withLock { _ in defaults.object(forKey: key) }
+        storage.withLock { storage.backend.defaults.object(forKey: key) }
+    }
+}
+
+/// Envelopes as `Data` values in a UserDefaults suite, synchronized after every change.
+struct DefaultsBlobs: BlobBackend, @unchecked Sendable {
+    // @unchecked: UserDefaults is documented as thread-safe, and is only used under the store's lock.
+    let defaults: UserDefaults
+    let suiteName: String
+
+    func readBlob(named name: String) throws -> Data? {
+        defaults.data(forKey: name)
     }
 
-    private func loadLocked<Value>(_ key: StorageKey<Value>) throws -> StoredEntry<Value>? {
-        guard let blob = defaults.data(forKey: key.name) else { return nil }
-        do {
-            switch try codec.decode(blob, for: key) {
-            case .value(let value, let expiresAt): return StoredEntry(value: value, expiresAt: expiresAt)
-            case .expired:
-                defaults.removeObject(forKey: key.name)
-                try persist()
-                return nil
-            }
-        } catch let error as NotAnEnvelope {
-            throw StorageError.decodingFailed(key: key.name, underlying: error.underlying)
-        }
+    func writeBlob(_ blob: Data, named name: String) throws {
+        defaults.set(blob, forKey: name)
+        try persist()
     }
 
-    private func persist() throws {
+    func removeBlob(named name: String) throws {
+        defaults.removeObject(forKey: name)
+        try persist()
+    }
+
+    func unreadableBlob(named name: String, underlying: any Error) throws -> StorageError {
+        .decodingFailed(key: name, underlying: underlying)
+    }
+
+    func persist() throws {
         guard defaults.synchronize() else { throw StorageError.notPersisted(suite: suiteName) }
     }
 }
