@@ -65,6 +65,24 @@ public final class PlistFileStore: LocalStore {
         AtomicFile.removeStaleTemporaryFiles(in: root)
     }
 
+    /// Creates a store in the app's XDG data folder: `$XDG_DATA_HOME/<namespace>` (or
+    /// `~/.local/share/<namespace>`), one namespace per app flavor, e.g. `TodoApp-Dog`.
+    ///
+    /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a namespace that is not a valid name.
+    public convenience init(
+        namespace: String, layout: Layout = .filePerKey,
+        format: PropertyListSerialization.PropertyListFormat = .xml,
+        durability: Durability = .atomic, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
+        if let reason = StorageKeyRules.problem(with: namespace) {
+            throw StorageError.invalidKey(namespace, reason: reason)
+        }
+        try self.init(
+            root: StorageLocation.dataDirectory(namespace: namespace, environment: environment),
+            layout: layout,
+            format: format, durability: durability)
+    }
+
     /// The file a key's value lives in.
     public func fileURL<Value>(for key: StorageKey<Value>) -> URL {
         storage.backend.fileURL(forName: key.name)

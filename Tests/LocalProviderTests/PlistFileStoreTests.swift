@@ -170,6 +170,19 @@ struct PlistFileStoreTests {
         #expect(await changes.next() == .some(nil))
     }
 
+    @Test("a namespaced store lives in the XDG data folder")
+    func namespacedStore() throws {
+        let folder = try TemporaryFolder()
+        let store = try PlistFileStore(
+            namespace: "TodoApp-Dog", environment: ["XDG_DATA_HOME": folder.url.path])
+        try store.save("woof", for: StorageKey<String>("bark"))
+        #expect(store.root.path == folder.url.appendingPathComponent("TodoApp-Dog").path)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.url.appendingPathComponent("TodoApp-Dog/bark.plist").path))
+        #expect(throws: StorageError.self) { try PlistFileStore(namespace: "../up", environment: [:]) }
+    }
+
     @Test("defaults to an XDG data folder per namespace")
     func location() {
         let custom = StorageLocation.dataDirectory(
