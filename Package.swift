@@ -15,6 +15,8 @@ let modules: [Module] = [
     .module("RIBs", layer: .core),
     .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .module("LocalProvider", layer: .core),
+    .module("HTTPTestServer", layer: .core, tests: false),
+    .module("NetworkProvider", layer: .core, dependencies: [.log], testDependencies: ["HTTPTestServer"]),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),
@@ -27,12 +29,14 @@ let modules: [Module] = [
 // MARK: - External packages
 
 let externalPackages: [Package.Dependency] = [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
 ]
 
 extension Target.Dependency {
     static let argumentParser = Target.Dependency.product(
         name: "ArgumentParser", package: "swift-argument-parser")
+    static let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 }
 
 // MARK: - How a table row becomes targets
@@ -55,11 +59,11 @@ struct Module {
     /// A library in the core, domain or data layer.
     static func module(
         _ name: String, layer: Layer, dependencies: [Target.Dependency] = [],
-        testDependencies: [Target.Dependency] = []
+        tests: Bool = true, testDependencies: [Target.Dependency] = []
     ) -> Module {
         Module(
             name: name, layer: layer, dependencies: dependencies, executableProduct: nil,
-            hasTests: true, testDependencies: testDependencies)
+            hasTests: tests, testDependencies: testDependencies)
     }
 
     /// A feature RIB, under `Modules/Features/`.

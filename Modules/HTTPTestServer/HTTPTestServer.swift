@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests and benchmarks: real sockets, keep-alive, and
+/// scripted misbehaviour (slow answers, bodies cut short, redirects) that a well-behaved server
+/// library makes hard to produce.
+///
+/// ```swift
+/// let server = try HTTPTestServer { request in
+///     request.path == "/hello" ? .text("hi") : .status(404)
+/// }
+/// defer { server.stop() }
+/// let url = server.url("/hello")
+/// ```
+///
+/// Each connection is served on its own thread; handlers run there, so they may block (a
+/// `.delayed` reply sleeps that connection only).
+public final class HTTPTestServer: Sendable {
+    /// The port the server listens on.
+    public let port: UInt16
+    private let listener: Int32
+    private let handler: @Sendable (HTTPTestRequest) -> HTTPTestReply
+    private let state = Mutex<(running: Bool, connections: Set<Int32>, requests: Int)>((true, [], 0))
+
+    /// Starts a server on a free loopback port.
+    ///
+    /// - Parameter handler: Answers each request. It runs on the connection's thread.
+    public init(handler: @escaping @Sendable (HTTPTestRequest) -> HTTPTestReply) throws {
+        self.handler = handler
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw HTTPTestServerError.socket(errno) }
+        var reuse: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(socket, 512) == 0 else {
+            close(socket)
+            throw HTTPTestServerError.socket(errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(socket, $0, &length) }
+        }
+        listener = socket
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "HTTPTestServer.accept"
+        thread.start()
+    }
+
+    /// The server's URL for `path` (which may carry a query).
+    public func url(_ path: String = "/") -> URL {
+        // The path is written by the test itself; a malformed one is a bug in the test.
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
+            preconditionFailure("HTTPTestServer.url: invalid path \(path)")
+        }
+        return url
+    }
+
+    /// The number of requests answered (or started) so far.
+    public var requestCount: Int { state.withLock { $0.requests } }
+
+    /// Stops listening and closes every open connection.
+    public func stop() {
+        let connections = state.withLock { state -> Set<Int32> in
+            state.running = false
+            defer { state.connections.removeAll() }
+            return state.connections
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    deinit {
+        stop()
+    }
+
+    private func acceptLoop() {
+        while state.withLock({ $0.running }) {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            var one: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let accepted = state.withLock { state in
+                guard state.running else { return false }
+                state.connections.insert(connection)
+                return true
+            }
+            guard accepted else {
+                close(connection)
+                return
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer {
+            state.withLock { _ = $0.connections.remove(connection) }
+            close(connection)
+        }
+        var reader = SocketReader(socket: connection)
+        while let request = reader.readRequest() {
+            state.withLock { $0.requests += 1 }
+            let reply = handler(request)
+            guard reply.write(to: connection, for: request) else { return }
+            if request.header("Connection")?.lowercased() == "close" { return }
+        }
+    }
+}
+
+/// Why the server could not start.
+public enum HTTPTestServerError: Error {
+    /// A socket call failed with this `errno`.
+    case socket(Int32)
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Everything a request can fail with.
+public enum NetworkError: Error, CustomStringConvertible {
+    /// The target's URL could not be built.
+    case invalidURL(String)
+    /// The request body could not be encoded.
+    case encoding(underlying: any Error)
+    /// The request did not get a response: refused, reset, DNS, TLS…
+    case transport(TransportFailure)
+    /// The response's status code failed the target's validation.
+    case statusCode(Response)
+    /// The body did not decode; `codingPath` says where.
+    case decoding(Response, codingPath: [String], underlying: any Error)
+    /// The task was cancelled.
+    case cancelled
+    /// No response within the timeout.
+    case timeout(seconds: Double?)
+    /// The body exceeded the transport's size limit.
+    case responseTooLarge(limit: Int)
+    /// A stub was configured to fail with this error.
+    case stubbed(any Error)
+
+    /// The response, for the cases that have one.
+    public var response: Response? {
+        switch self {
+        case .statusCode(let response), .decoding(let response, _, _): response
+        default: nil
+        }
+    }
+
+    /// A message for a person, without secrets: no headers and no body.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "Invalid URL: \(url)"
+        case .encoding(let error): "The request body could not be encoded: \(error)"
+        case .transport(let failure): "No response: \(failure)"
+        case .statusCode(let response):
+            "HTTP \(response.statusCode) from \(response.url?.absoluteString ?? "?")"
+        case .decoding(_, let path, let error):
+            "The response did not decode at \(path.isEmpty ? "the top level" : path.joined(separator: ".")): \(error)"
+        case .cancelled: "The request was cancelled."
+        case .timeout(let seconds): "The request timed out" + (seconds.map { " after \($0) s." } ?? ".")
+        case .responseTooLarge(let limit): "The response is larger than the limit of \(limit) bytes."
+        case .stubbed(let error): "Stubbed failure: \(error)"
+        }
+    }
+}
+
+/// Why a request got no response, in terms both transports share.
+public struct TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Kind: Sendable, Equatable {
+        /// Nothing listens there.
+        case connectionRefused
+        /// The connection broke, e.g. the server closed it in the middle of the body.
+        case connectionLost
+        /// The host name did not resolve.
+        case cannotFindHost
+        /// Any other failure.
+        case other
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// The transport's own message.
+    public var message: String
+
+    /// Creates a failure.
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// `message (kind)`.
+    public var description: String { "\(message) (\(kind))" }
+}

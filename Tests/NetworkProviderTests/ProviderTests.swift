@@ -1,0 +1,285 @@
+import Foundation
+import HTTPTestServer
+import Logging
+import NetworkProvider
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Building requests")
+struct RequestBuildingTests {
+    let base = URLComponents(string: "https://dog.ceo/api")?.url ?? URL(fileURLWithPath: "/")
+
+    @Test("joins base and path, keeping a query in the path (Moya escapes it to %3F)")
+    func joinsPaths() throws {
+        #expect(
+            try TestTarget(baseURL: base, path: "breeds/image/random").url().absoluteString
+                == "https://dog.ceo/api/breeds/image/random")
+        #expect(
+            try TestTarget(baseURL: base, path: "/search?q=cat&limit=2").url().absoluteString
+                == "https://dog.ceo/api/search?q=cat&limit=2")
+        let slashBase = try #require(URL(string: "https://dog.ceo/api/?key=1"))
+        #expect(
+            try TestTarget(baseURL: slashBase, path: "x?y=2").url().absoluteString
+                == "https://dog.ceo/api/x?key=1&y=2")
+        #expect(
+            try TestTarget(baseURL: base, path: "breed/shiba inu").url().absoluteString
+                == "https://dog.ceo/api/breed/shiba%20inu")
+    }
+
+    @Test("rejects a base URL without a scheme or host")
+    func invalidURL() throws {
+        let target = TestTarget(baseURL: try #require(URL(string: "just/a/path")), path: "x")
+        #expect(throws: NetworkError.self) { try target.asRequest() }
+    }
+
+    @Test("sets method, headers, body, content type and timeout")
+    func request() throws {
+        var target = TestTarget(baseURL: base, path: "todos")
+        target.method = .patch
+        target.headers = ["Accept": "application/json"]
+        target.task = .requestData(Data("raw".utf8), contentType: "text/plain")
+        target.timeout = 7
+        let request = try target.asRequest()
+        #expect(request.httpMethod == "PATCH")
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "text/plain")
+        #expect(request.httpBody == Data("raw".utf8))
+        #expect(request.timeoutInterval == 7)
+    }
+}
+
+@Suite("Retry policy")
+struct RetryTests {
+    @Test("retries a 503 and then succeeds, honouring Retry-After")
+    func retriesThenSucceeds() async throws {
+        let attempts = Counter()
+        let server = try HTTPTestServer { _ in
+            attempts.increment() == 1 ? .status(503, headers: [("Retry-After", "1")]) : .text("ok")
+        }
+        defer { server.stop() }
+        let policy = RetryPolicy(baseDelay: 0.01)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await NetworkProvider<TestTarget>(retryPolicy: policy).request(
+            TestTarget(server, "flaky"))
+        #expect(try response.mapString() == "ok")
+        #expect(attempts.count == 2)
+        #expect(
+            clock.now - start >= .seconds(1), "waited as long as Retry-After asked, not the 10 ms backoff")
+    }
+
+    @Test("gives up after the maximum attempts and reports the last status")
+    func givesUp() async throws {
+        let attempts = Counter()
+        let server = try HTTPTestServer { _ in
+            _ = attempts.increment()
+            return .status(502)
+        }
+        defer { server.stop() }
+        let provider = NetworkProvider<TestTarget>(
+            retryPolicy: RetryPolicy(maximumAttempts: 3, baseDelay: 0.01))
+        let result = await Result { try await provider.request(TestTarget(server, "down")) }
+        #expect(result.failure?.response?.statusCode == 502)
+        #expect(attempts.count == 3)
+    }
+
+    @Test("never retries POST, nor a 429, as Alamofire")
+    func doesNotRetry() async throws {
+        let attempts = Counter()
+        let server = try HTTPTestServer { request in
+            _ = attempts.increment()
+            return .status(request.method == "POST" ? 503 : 429)
+        }
+        defer { server.stop() }
+        let provider = NetworkProvider<TestTarget>(retryPolicy: RetryPolicy(baseDelay: 0.01))
+        var post = TestTarget(server, "create")
+        post.method = .post
+        _ = await Result { try await provider.request(post) }
+        #expect(attempts.count == 1)
+        _ = await Result { try await provider.request(TestTarget(server, "busy")) }
+        #expect(attempts.count == 2)
+    }
+
+    @Test("backs off exponentially with bounded jitter, and reads HTTP-date Retry-After")
+    func backoff() throws {
+        let policy = RetryPolicy(maximumAttempts: 5, baseDelay: 0.5, jitter: 0.2)
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1/x")))
+        let failure = Result<Response, NetworkError>.failure(
+            .transport(TransportFailure(kind: .connectionLost, message: "")))
+        #expect(policy.delay(afterAttempt: 1, method: .get, outcome: failure, random: 0) == 0.5)
+        #expect(policy.delay(afterAttempt: 2, method: .get, outcome: failure, random: 0) == 1.0)
+        #expect(policy.delay(afterAttempt: 3, method: .get, outcome: failure, random: 1) == 2.4)
+        #expect(policy.delay(afterAttempt: 5, method: .get, outcome: failure) == nil)
+        #expect(policy.delay(afterAttempt: 1, method: .get, outcome: .failure(.cancelled)) == nil)
+        let date = Date().addingTimeInterval(3)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let response = Response(
+            statusCode: 503, data: Data(), headers: ["Retry-After": formatter.string(from: date)],
+            request: request)
+        let wait = try #require(policy.delay(afterAttempt: 1, method: .get, outcome: .success(response)))
+        #expect(wait > 1 && wait <= 3)
+    }
+}
+
+@Suite("Stubbing")
+struct StubTests {
+    @Test("answers at once from the sample, without a network")
+    func immediate() async throws {
+        let provider = NetworkProvider<TestTarget>(stubBehavior: { _ in .immediate })
+        let target = TestTarget(baseURL: try #require(URL(string: "http://127.0.0.1:9")), path: "x").with(
+            sample: "hi")
+        #expect(try await provider.request(target).mapString() == "hi")
+    }
+
+    @Test("answers after a delay, with a custom status validated as usual")
+    func delayedCustomStatus() async throws {
+        let provider = NetworkProvider<TestTarget>(
+            stubBehavior: { _ in .delayed(seconds: 0.1) },
+            sampleResponse: { _ in .networkResponse(404, Data()) })
+        let clock = ContinuousClock()
+        let start = clock.now
+        let target = TestTarget(baseURL: try #require(URL(string: "http://127.0.0.1:9")), path: "x")
+        let result = await Result { try await provider.request(target) }
+        #expect(result.failure?.response?.statusCode == 404)
+        #expect(clock.now - start >= .milliseconds(100))
+    }
+
+    @Test("fails with a stubbed error")
+    func stubbedError() async throws {
+        let provider = NetworkProvider<TestTarget>(
+            retryPolicy: .never, stubBehavior: { _ in .immediate },
+            sampleResponse: { _ in .networkError(.timeout(seconds: 1)) })
+        let target = TestTarget(baseURL: try #require(URL(string: "http://127.0.0.1:9")), path: "x")
+        let result = await Result { try await provider.request(target) }
+        guard case .timeout = result.failure else {
+            Issue.record("expected the stubbed timeout, got \(result)")
+            return
+        }
+    }
+}
+
+/// Captures log messages.
+final class LogCapture: LogHandler, @unchecked Sendable {
+    // @unchecked: `lines` is only touched under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.withLock { lines.append(event.message.description) }
+    }
+
+    var text: String { lock.withLock { lines.joined(separator: "\n") } }
+}
+
+@Suite("Plugins")
+struct PluginTests {
+    @Test("the logger never logs Authorization, cookies or x-api-key, in any case")
+    func redaction() async throws {
+        let server = try HTTPTestServer { _ in
+            HTTPTestReply(
+                status: 200, headers: [("Set-Cookie", "session=s3cr3t"), ("X-Plain", "visible")],
+                body: Data("{}".utf8))
+        }
+        defer { server.stop() }
+        let capture = LogCapture()
+        let logger = Logger(label: "test") { _ in capture }
+        var target = TestTarget(server, "private")
+        target.headers = [
+            "Authorization": "Bearer t0ken", "x-API-key": "k3y", "Cookie": "c00kie", "X-Trace": "trace-1",
+        ]
+        _ = try await NetworkProvider<TestTarget>(plugins: [
+            NetworkLoggerPlugin(logger: logger, options: .verbose)
+        ])
+        .request(target)
+        let log = capture.text
+        for secret in ["t0ken", "k3y", "c00kie", "s3cr3t"] {
+            #expect(!log.contains(secret), "\(secret) leaked into the log")
+        }
+        #expect(log.contains("<redacted>"))
+        #expect(log.contains("trace-1"))
+        #expect(log.contains("visible"))
+        #expect(log.contains("→ GET"))
+        #expect(log.contains("← 200"))
+    }
+
+    @Test("the access-token plugin authorizes only targets that ask for it")
+    func accessToken() async throws {
+        let server = try HTTPTestServer { request in .text(request.header("Authorization") ?? "none") }
+        defer { server.stop() }
+        let provider = NetworkProvider<TestTarget>(plugins: [AccessTokenPlugin { _ in "abc" }])
+        var bearer = TestTarget(server, "me")
+        bearer.authorizationType = .bearer
+        #expect(try await provider.request(bearer).mapString() == "Bearer abc")
+        var custom = TestTarget(server, "me")
+        custom.authorizationType = .custom("Token")
+        #expect(try await provider.request(custom).mapString() == "Token abc")
+        #expect(try await provider.request(TestTarget(server, "public")).mapString() == "none")
+    }
+
+    @Test("prepare and process run in plugin order; willSend and didReceive once per attempt")
+    func order() async throws {
+        struct Recording: PluginType {
+            let name: String
+            let box: LogBox
+
+            func prepare(_ request: URLRequest, target: any TargetType) -> URLRequest {
+                box.log.withLock { $0.append("prepare \(name)") }
+                var request = request
+                request.setValue(
+                    (request.value(forHTTPHeaderField: "X-Chain") ?? "") + name, forHTTPHeaderField: "X-Chain"
+                )
+                return request
+            }
+            func willSend(_ request: URLRequest, target: any TargetType) {
+                box.log.withLock { $0.append("willSend \(name)") }
+            }
+            func didReceive(_ result: Result<Response, NetworkError>, target: any TargetType) {
+                box.log.withLock { $0.append("didReceive \(name)") }
+            }
+            func process(_ result: Result<Response, NetworkError>, target: any TargetType) -> Result<
+                Response, NetworkError
+            > {
+                box.log.withLock { $0.append("process \(name)") }
+                return result
+            }
+        }
+        let server = try HTTPTestServer { request in .text(request.header("X-Chain") ?? "") }
+        defer { server.stop() }
+        let logBox = LogBox()
+        let response = try await NetworkProvider<TestTarget>(
+            plugins: [Recording(name: "A", box: logBox), Recording(name: "B", box: logBox)]
+        ).request(TestTarget(server, "x"))
+        #expect(try response.mapString() == "AB")
+        #expect(
+            logBox.log.withLock { $0 } == [
+                "prepare A", "prepare B", "willSend A", "willSend B", "didReceive A", "didReceive B",
+                "process A", "process B",
+            ])
+    }
+}
+
+/// Lets a test share one Mutex between plugin values.
+final class LogBox: Sendable {
+    let log = Mutex<[String]>([])
+}
+
+extension TestTarget {
+    func with(sample: String) -> TestTarget {
+        var copy = self
+        copy.sampleData = Data(sample.utf8)
+        return copy
+    }
+}
