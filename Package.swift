@@ -16,14 +16,19 @@ let modules: [Module] = [
     .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .module("LocalProvider", layer: .core),
     .module("HTTPTestServer", layer: .core, tests: false),
-    .module("NetworkProvider", layer: .core, dependencies: [.log], testDependencies: ["HTTPTestServer"]),
+    .systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+    .module(
+        "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"], testDependencies: ["HTTPTestServer"]),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
     .tool(
         "Benchmarks", product: "bench",
-        dependencies: [.argumentParser, "CMallocStats", "RIBs", "LocalProvider"], tests: false),
+        dependencies: [
+            .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
+        ],
+        tests: false),
 ]
 
 // MARK: - External packages
@@ -55,6 +60,15 @@ struct Module {
     var executableProduct: String?
     var hasTests: Bool
     var testDependencies: [Target.Dependency]
+    /// For a system library: its pkg-config name and the Debian packages that provide it.
+    var systemLibrary: (pkgConfig: String, apt: [String])? = nil
+
+    /// A C library of the system, found with pkg-config, under `Modules/<Name>`.
+    static func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Module {
+        Module(
+            name: name, layer: .core, dependencies: [], executableProduct: nil, hasTests: false,
+            testDependencies: [], systemLibrary: (pkgConfig, apt))
+    }
 
     /// A library in the core, domain or data layer.
     static func module(
@@ -107,6 +121,13 @@ struct Module {
     var testTargetName: String { "\(name)Tests" }
 
     var targets: [Target] {
+        if let systemLibrary {
+            return [
+                .systemLibrary(
+                    name: name, path: path, pkgConfig: systemLibrary.pkgConfig,
+                    providers: [.apt(systemLibrary.apt)])
+            ]
+        }
         var result: [Target] = []
         if executableProduct != nil {
             result.append(
@@ -127,7 +148,8 @@ struct Module {
         return result
     }
 
-    var product: Product {
+    var product: Product? {
+        if systemLibrary != nil { return nil }
         if let executableProduct {
             return .executable(name: executableProduct, targets: [name])
         }
@@ -143,7 +165,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Ribcage",
-    products: modules.map(\.product),
+    products: modules.compactMap(\.product),
     dependencies: externalPackages,
     targets: modules.flatMap(\.targets),
     swiftLanguageModes: [.v6]

@@ -24,7 +24,8 @@ public final class HTTPTestServer: Sendable {
     public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (HTTPTestRequest) -> HTTPTestReply
-    private let state = Mutex<(running: Bool, connections: Set<Int32>, requests: Int)>((true, [], 0))
+    private let state = Mutex<(running: Bool, connections: Set<Int32>, requests: Int, accepted: Int)>(
+        (true, [], 0, 0))
 
     /// Starts a server on a free loopback port.
     ///
@@ -68,16 +69,23 @@ public final class HTTPTestServer: Sendable {
         return url
     }
 
+    /// The number of connections accepted so far; with keep-alive, fewer than requests.
+    public var acceptedConnections: Int { state.withLock { $0.accepted } }
+
     /// The number of requests answered (or started) so far.
     public var requestCount: Int { state.withLock { $0.requests } }
 
     /// Stops listening and closes every open connection.
     public func stop() {
-        let connections = state.withLock { state -> Set<Int32> in
-            state.running = false
-            defer { state.connections.removeAll() }
-            return state.connections
+        let (wasRunning, connections) = state.withLock { state -> (Bool, Set<Int32>) in
+            defer {
+                state.running = false
+                state.connections.removeAll()
+            }
+            return (state.running, state.connections)
         }
+        // Once only: closing the listener twice could close a descriptor another socket reuses.
+        guard wasRunning else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
@@ -99,6 +107,7 @@ public final class HTTPTestServer: Sendable {
             let accepted = state.withLock { state in
                 guard state.running else { return false }
                 state.connections.insert(connection)
+                state.accepted += 1
                 return true
             }
             guard accepted else {

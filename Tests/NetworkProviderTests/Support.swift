@@ -34,10 +34,12 @@ struct TestTarget: TargetType, AccessTokenAuthorizable {
 /// The transports every conformance test runs against.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
+    case curl
 
     var transport: any Transport {
         switch self {
         case .urlSession: URLSessionTransport.shared
+        case .curl: CurlTransport.shared
         }
     }
 

@@ -191,9 +191,17 @@ struct TransportConformanceTests {
         #expect(response.url?.path == "/api/new")
     }
 
+    static func tenMegabytes() -> Data {
+        var body = Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 256) })
+        while body.count < 10_000_000 { body.append(body.prefix(10_000_000 - body.count)) }
+        return body
+    }
+
     @Test("receives a 10 MB body intact", arguments: TransportKind.allCases)
     func largeBody(kind: TransportKind) async throws {
-        let body = Data((0..<10_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        // Built by doubling a varied seed (memcpy, not a per-byte loop, which a debug build makes
+        // slow enough to starve the other tests' clocks).
+        let body = Self.tenMegabytes()
         let server = try HTTPTestServer { _ in HTTPTestReply(status: 200, body: body) }
         defer { server.stop() }
         let response = try await NetworkProvider<TestTarget>(transport: kind.transport).request(
@@ -239,6 +247,35 @@ struct TransportConformanceTests {
             return
         }
         #expect(clock.now - start < .seconds(2.5))
+    }
+}
+
+@Suite("CurlTransport")
+struct CurlTransportTests {
+    @Test("stops a body over the size limit with a typed error")
+    func sizeLimit() async throws {
+        let server = try HTTPTestServer { _ in HTTPTestReply(status: 200, body: Data(count: 2_000_000)) }
+        defer { server.stop() }
+        let transport = CurlTransport(maximumResponseSize: 1_000_000)
+        let result = await Result {
+            try await NetworkProvider<TestTarget>(transport: transport, retryPolicy: .never).request(
+                TestTarget(server, "big"))
+        }
+        guard case .responseTooLarge(let limit) = result.failure else {
+            Issue.record("expected responseTooLarge, got \(result)")
+            return
+        }
+        #expect(limit == 1_000_000)
+    }
+
+    @Test("reuses one keep-alive connection for sequential requests")
+    func keepAlive() async throws {
+        let server = try HTTPTestServer { _ in .text("ok") }
+        defer { server.stop() }
+        let provider = NetworkProvider<TestTarget>(transport: CurlTransport.shared)
+        for _ in 0..<50 { _ = try await provider.request(TestTarget(server, "ping")) }
+        #expect(server.requestCount == 50)
+        #expect(server.acceptedConnections == 1)
     }
 }
 

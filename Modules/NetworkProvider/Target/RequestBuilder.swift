@@ -7,6 +7,12 @@ import Foundation
 extension TargetType {
     /// The URL: `baseURL` joined with `path`, keeping any query in either.
     public func url() throws -> URL {
+        // Fast path (a third of the cost): no query on either side, so plain path appending
+        // cannot mangle one. URLComponents handles every other case.
+        if !path.contains("?"), baseURL.query == nil, baseURL.scheme != nil, baseURL.host != nil {
+            let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+            return trimmed.isEmpty ? baseURL : baseURL.appendingPathComponent(trimmed)
+        }
         var pathPart = path
         var pathQuery: String?
         if let questionMark = path.firstIndex(of: "?") {

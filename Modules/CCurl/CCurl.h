@@ -1,0 +1,45 @@
+#ifndef RIBCAGE_CCURL_H
+#define RIBCAGE_CCURL_H
+
+// libcurl for Swift. curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic,
+// which Swift cannot call, so these typed inline wrappers stand in for them.
+
+#include <curl/curl.h>
+
+typedef size_t (*ribcage_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+
+static inline CURLcode ribcage_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ribcage_curl_easy_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ribcage_curl_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode ribcage_curl_easy_setopt_callback(
+    CURL *handle, CURLoption option, ribcage_curl_data_callback callback) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode ribcage_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLcode ribcage_curl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+static inline CURLMcode ribcage_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+/// The result code of a finished transfer, from the message's union.
+static inline CURLcode ribcage_curl_message_result(const CURLMsg *message) {
+    return message->data.result;
+}
+
+#endif
