@@ -15,6 +15,7 @@ let modules: [Module] = [
     .module("RIBs", layer: .core),
     .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .module("LocalProvider", layer: .core),
+    .module("Layout", layer: .core, testExclude: ["kiwi_oracle.py"]),
     .module("HTTPTestServer", layer: .core, tests: false),
     .systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
     .module(
@@ -60,6 +61,8 @@ struct Module {
     var executableProduct: String?
     var hasTests: Bool
     var testDependencies: [Target.Dependency]
+    /// Files in the test folder that are not Swift sources (helper scripts).
+    var testExclude: [String] = []
     /// For a system library: its pkg-config name and the Debian packages that provide it.
     var systemLibrary: (pkgConfig: String, apt: [String])? = nil
 
@@ -73,11 +76,11 @@ struct Module {
     /// A library in the core, domain or data layer.
     static func module(
         _ name: String, layer: Layer, dependencies: [Target.Dependency] = [],
-        tests: Bool = true, testDependencies: [Target.Dependency] = []
+        tests: Bool = true, testDependencies: [Target.Dependency] = [], testExclude: [String] = []
     ) -> Module {
         Module(
             name: name, layer: layer, dependencies: dependencies, executableProduct: nil,
-            hasTests: tests, testDependencies: testDependencies)
+            hasTests: tests, testDependencies: testDependencies, testExclude: testExclude)
     }
 
     /// A feature RIB, under `Modules/Features/`.
@@ -143,6 +146,7 @@ struct Module {
                     name: testTargetName,
                     dependencies: [.target(name: name)] + testDependencies,
                     path: "Tests/\(testTargetName)",
+                    exclude: testExclude,
                     swiftSettings: swiftSettings))
         }
         return result

@@ -1,0 +1,128 @@
+/// A symbol of the tableau: an integer id and what it stands for.
+struct Symbol: Hashable, Comparable {
+    enum Kind: UInt8 {
+        case invalid, external, slack, error, dummy
+    }
+
+    let id: UInt32
+    let kind: Kind
+
+    static let invalid = Symbol(id: 0, kind: .invalid)
+
+    var isPivotable: Bool { kind == .slack || kind == .error }
+    var isValid: Bool { kind != .invalid }
+
+    static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.id < rhs.id }
+}
+
+/// A row of the tableau: `basic = constant + Σ coefficient·symbol`, kept as two parallel arrays
+/// sorted by symbol id. Sorted arrays are compact and fast to walk (kiwi's AssocVector), and the
+/// id order is the pivot order kiwi uses, so both solvers take the same path.
+final class Row {
+    private(set) var constant: Double
+    private(set) var symbols: [Symbol] = []
+    private(set) var coefficients: [Double] = []
+
+    init(constant: Double = 0) {
+        self.constant = constant
+    }
+
+    init(copying other: Row) {
+        constant = other.constant
+        symbols = other.symbols
+        coefficients = other.coefficients
+    }
+
+    var isEmpty: Bool { symbols.isEmpty }
+
+    private func index(of symbol: Symbol) -> (found: Bool, index: Int) {
+        var low = 0
+        var high = symbols.count
+        while low < high {
+            let middle = (low + high) / 2
+            if symbols[middle].id < symbol.id { low = middle + 1 } else { high = middle }
+        }
+        return (low < symbols.count && symbols[low].id == symbol.id, low)
+    }
+
+    func coefficient(for symbol: Symbol) -> Double {
+        let (found, index) = index(of: symbol)
+        return found ? coefficients[index] : 0
+    }
+
+    /// Adds `value` to the constant and returns the new constant.
+    @discardableResult
+    func add(_ value: Double) -> Double {
+        constant += value
+        return constant
+    }
+
+    /// Adds `coefficient·symbol`, dropping the cell if it cancels to zero.
+    func insert(_ symbol: Symbol, _ coefficient: Double = 1) {
+        let (found, index) = index(of: symbol)
+        if found {
+            let sum = coefficients[index] + coefficient
+            if nearZero(sum) {
+                symbols.remove(at: index)
+                coefficients.remove(at: index)
+            } else {
+                coefficients[index] = sum
+            }
+        } else if !nearZero(coefficient) {
+            symbols.insert(symbol, at: index)
+            coefficients.insert(coefficient, at: index)
+        }
+    }
+
+    /// Adds `coefficient·other`.
+    func insert(_ other: Row, _ coefficient: Double = 1) {
+        constant += other.constant * coefficient
+        for (symbol, value) in zip(other.symbols, other.coefficients) {
+            insert(symbol, value * coefficient)
+        }
+    }
+
+    func remove(_ symbol: Symbol) {
+        let (found, index) = index(of: symbol)
+        guard found else { return }
+        symbols.remove(at: index)
+        coefficients.remove(at: index)
+    }
+
+    func reverseSign() {
+        constant = -constant
+        for index in coefficients.indices { coefficients[index] = -coefficients[index] }
+    }
+
+    /// Makes `symbol` the subject: `symbol = …`, removing it from the cells.
+    func solve(for symbol: Symbol) {
+        let (found, index) = index(of: symbol)
+        guard found else { return }
+        let scale = -1 / coefficients[index]
+        symbols.remove(at: index)
+        coefficients.remove(at: index)
+        constant *= scale
+        for index in coefficients.indices { coefficients[index] *= scale }
+    }
+
+    /// For a row whose subject is `lhs`, makes `rhs` the subject instead.
+    func solve(for lhs: Symbol, _ rhs: Symbol) {
+        insert(lhs, -1)
+        solve(for: rhs)
+    }
+
+    /// Replaces `symbol` by `row`'s expression for it.
+    func substitute(_ symbol: Symbol, with row: Row) {
+        let (found, index) = index(of: symbol)
+        guard found else { return }
+        let coefficient = coefficients[index]
+        symbols.remove(at: index)
+        coefficients.remove(at: index)
+        insert(row, coefficient)
+    }
+}
+
+/// The tolerance kiwi uses for zero.
+func nearZero(_ value: Double) -> Bool {
+    abs(value) < 1e-8
+}
