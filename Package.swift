@@ -28,8 +28,9 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
+            "Layout",
         ],
-        tests: false),
+        tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]
 
 // MARK: - External packages
@@ -63,6 +64,8 @@ struct Module {
     var testDependencies: [Target.Dependency]
     /// Files in the test folder that are not Swift sources (helper scripts).
     var testExclude: [String] = []
+    /// Files in the module's folder that are not sources (helper scripts).
+    var exclude: [String] = []
     /// For a system library: its pkg-config name and the Debian packages that provide it.
     var systemLibrary: (pkgConfig: String, apt: [String])? = nil
 
@@ -105,11 +108,11 @@ struct Module {
     /// A tool target under `Tools/`: a library, or an executable when `product` is given.
     static func tool(
         _ name: String, product: String? = nil, dependencies: [Target.Dependency] = [],
-        tests: Bool = true, testDependencies: [Target.Dependency] = []
+        tests: Bool = true, testDependencies: [Target.Dependency] = [], exclude: [String] = []
     ) -> Module {
         Module(
             name: name, layer: .tool, dependencies: dependencies, executableProduct: product,
-            hasTests: tests, testDependencies: testDependencies)
+            hasTests: tests, testDependencies: testDependencies, exclude: exclude)
     }
 
     var path: String {
@@ -135,10 +138,13 @@ struct Module {
         if executableProduct != nil {
             result.append(
                 .executableTarget(
-                    name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings))
+                    name: name, dependencies: dependencies, path: path, exclude: exclude,
+                    swiftSettings: swiftSettings))
         } else {
             result.append(
-                .target(name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings))
+                .target(
+                    name: name, dependencies: dependencies, path: path, exclude: exclude,
+                    swiftSettings: swiftSettings))
         }
         if hasTests {
             result.append(
