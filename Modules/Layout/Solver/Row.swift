@@ -74,12 +74,47 @@ final class Row {
         }
     }
 
-    /// Adds `coefficient·other`.
+    /// Adds `coefficient·other`, merging the two sorted cell lists in one linear pass (inserting
+    /// cell by cell would shift the arrays once per cell, which dominated the solver's time).
     func insert(_ other: Row, _ coefficient: Double = 1) {
         constant += other.constant * coefficient
-        for (symbol, value) in zip(other.symbols, other.coefficients) {
-            insert(symbol, value * coefficient)
+        guard !other.symbols.isEmpty else { return }
+        var mergedSymbols: [Symbol] = []
+        var mergedCoefficients: [Double] = []
+        mergedSymbols.reserveCapacity(symbols.count + other.symbols.count)
+        mergedCoefficients.reserveCapacity(symbols.count + other.symbols.count)
+        var mine = 0
+        var theirs = 0
+        while mine < symbols.count || theirs < other.symbols.count {
+            let takeMine =
+                theirs == other.symbols.count
+                || (mine < symbols.count && symbols[mine].id < other.symbols[theirs].id)
+            let takeTheirs =
+                mine == symbols.count
+                || (theirs < other.symbols.count && other.symbols[theirs].id < symbols[mine].id)
+            if takeMine {
+                mergedSymbols.append(symbols[mine])
+                mergedCoefficients.append(coefficients[mine])
+                mine += 1
+            } else if takeTheirs {
+                let value = other.coefficients[theirs] * coefficient
+                if !nearZero(value) {
+                    mergedSymbols.append(other.symbols[theirs])
+                    mergedCoefficients.append(value)
+                }
+                theirs += 1
+            } else {
+                let sum = coefficients[mine] + other.coefficients[theirs] * coefficient
+                if !nearZero(sum) {
+                    mergedSymbols.append(symbols[mine])
+                    mergedCoefficients.append(sum)
+                }
+                mine += 1
+                theirs += 1
+            }
         }
+        symbols = mergedSymbols
+        coefficients = mergedCoefficients
     }
 
     func remove(_ symbol: Symbol) {

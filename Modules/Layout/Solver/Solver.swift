@@ -157,13 +157,15 @@ public final class Solver {
             if row.add(delta) < 0 { infeasibleRows.append(info.tag.other) }
             return
         }
-        for symbol in rows.keys.sorted() {
-            guard let row = rows[symbol] else { continue }
+        var infeasible: [Symbol] = []
+        for (symbol, row) in rows {
             let coefficient = row.coefficient(for: info.tag.marker)
             if coefficient != 0 && row.add(delta * coefficient) < 0 && symbol.kind != .external {
-                infeasibleRows.append(symbol)
+                infeasible.append(symbol)
             }
         }
+        // kiwi finds these in symbol order; sorting the few found is cheaper than every row key.
+        infeasibleRows += infeasible.sorted()
     }
 
     // MARK: Results
