@@ -5,18 +5,19 @@ public struct RibcageCommand: ParsableCommand {
     /// The command's name, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "ribcage",
-        abstract: "Work with a modular SwiftPM workspace: run its module test suites.",
+        abstract:
+            "Work with a modular SwiftPM workspace: run its module test suites, draw its dependency graph.",
         discussion: """
             Exit codes:
               0   success
               1   tests failed
-              2   the build failed
+              2   the build failed (or Graphviz failed to render)
               3   no Package.swift at the given path or above it
               4   the manifest could not be read (swift package describe failed)
-              64  bad usage: an unknown option, module or argument
+              64  bad usage: an unknown option, module (including --focus) or argument
               69  a required program is missing
             """,
-        subcommands: [TestCommand.self]
+        subcommands: [TestCommand.self, GraphCommand.self]
     )
 
     /// Creates the command; ArgumentParser calls this.

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The tables of a workspace's `Project.swift.md`, in the fixed format that file documents.
+public struct ProjectManifest: Sendable, Equatable {
+    /// One row of the Modules table.
+    public struct ModuleRow: Sendable, Equatable {
+        /// The module's name.
+        public var name: String
+        /// Its folder.
+        public var path: String
+        /// Its layer: Core, Domain, Data, Features, Apps or Tools.
+        public var layer: String
+        /// The Product cell.
+        public var product: String
+        /// The Dependencies cell, split: workspace modules as names, external products as
+        /// `Product (package)`.
+        public var dependencies: [String]
+        /// The test target, or `nil` for `—`.
+        public var testTarget: String?
+    }
+
+    /// The Modules table, in file order.
+    public var modules: [ModuleRow]
+
+    /// Reads the tables from Markdown text.
+    public init(markdown: String) {
+        modules = Self.table(named: "Modules", in: markdown).compactMap { cells in
+            guard cells.count >= 6 else { return nil }
+            let list = { (cell: String) -> [String] in
+                cell == "—" || cell.isEmpty
+                    ? [] : cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            return ModuleRow(
+                name: cells[0], path: cells[1], layer: cells[2], product: cells[3],
+                dependencies: list(cells[4]),
+                testTarget: cells[5] == "—" ? nil : cells[5])
+        }
+    }
+
+    /// Reads `Project.swift.md` in `root`, or returns `nil` if there is none.
+    public static func load(packageAt root: URL) throws -> ProjectManifest? {
+        let file = root.appendingPathComponent("Project.swift.md")
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return ProjectManifest(markdown: try String(contentsOf: file, encoding: .utf8))
+    }
+
+    /// The layer of each module and of each test target (`Tests`).
+    public var layers: [String: String] {
+        var layers: [String: String] = [:]
+        for module in modules {
+            layers[module.name] = module.layer
+            if let testTarget = module.testTarget { layers[testTarget] = "Tests" }
+        }
+        return layers
+    }
+
+    /// The data rows of the table under `## <name>`, cells trimmed, backticks removed.
+    static func table(named name: String, in markdown: String) -> [[String]] {
+        var rows: [[String]] = []
+        var inSection = false
+        var sawSeparator = false
+        for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("## ") {
+                if inSection { break }
+                inSection = line.dropFirst(3).trimmingCharacters(in: .whitespaces) == name
+                continue
+            }
+            guard inSection, line.hasPrefix("|") else { continue }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                .map { $0.replacingOccurrences(of: "`", with: "").trimmingCharacters(in: .whitespaces) }
+            if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } }) {
+                sawSeparator = true
+                continue
+            }
+            // The row before the separator is the header.
+            if sawSeparator { rows.append(Array(cells)) }
+        }
+        return rows
+    }
+}
