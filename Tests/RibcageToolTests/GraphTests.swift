@@ -162,3 +162,27 @@ struct GraphExecutableTests {
         #expect(unknown.errorText.contains("Known modules: Base, Feature, FeatureTests, Tool."))
     }
 }
+
+@Suite("Embedding the graph in Markdown")
+struct MarkdownGraphBlockTests {
+    @Test("replaces only the block between the markers, and is stable on a second run")
+    func replaces() throws {
+        let text = "# Title\n\n<!-- ribcage graph begin -->\nold\n<!-- ribcage graph end -->\n\nAfter.\n"
+        let once = try MarkdownGraphBlock.replacing(
+            in: text, with: "graph LR\n  a --> b\n", file: "README.md")
+        #expect(
+            once
+                == "# Title\n\n<!-- ribcage graph begin -->\n```mermaid\ngraph LR\n  a --> b\n```\n<!-- ribcage graph end -->\n\nAfter.\n"
+        )
+        #expect(
+            try MarkdownGraphBlock.replacing(in: once, with: "graph LR\n  a --> b\n", file: "README.md")
+                == once)
+    }
+
+    @Test("names the file when the markers are missing")
+    func missingMarkers() {
+        #expect(throws: RibcageError.markdownMarkersMissing("README.md")) {
+            try MarkdownGraphBlock.replacing(in: "no markers", with: "graph LR\n", file: "README.md")
+        }
+    }
+}

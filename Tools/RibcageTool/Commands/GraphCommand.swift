@@ -52,6 +52,13 @@ public struct GraphCommand: ParsableCommand {
     @Flag(help: "With --focus, keep only direct dependencies and dependents.")
     public var direct = false
 
+    /// A Markdown file whose graph block to rewrite.
+    @Option(
+        help: ArgumentHelp(
+            "Rewrite the Mermaid block between the graph markers in this Markdown file (e.g. README.md).",
+            discussion: "The markers are `<!-- ribcage graph begin -->` and `<!-- ribcage graph end -->`."))
+    public var updateMarkdown: String?
+
     /// The Graphviz layout engine for svg and png.
     @Option(help: "Graphviz layout for svg/png: dot, neato, fdp, sfdp, circo or twopi.")
     public var algorithm: Algorithm = .dot
@@ -69,6 +76,14 @@ public struct GraphCommand: ParsableCommand {
                 skipTests: skipTests, skipExternal: skipExternal, focus: focus, direct: direct)
             let graph = try DependencyGraph(package: package, layers: layers)
                 .filtered(skipTests: skipTests, skipExternal: skipExternal, focus: focus, direct: direct)
+            if let updateMarkdown {
+                let file = URL(fileURLWithPath: updateMarkdown)
+                let text = try String(contentsOf: file, encoding: .utf8)
+                let updated = try MarkdownGraphBlock.replacing(
+                    in: text, with: graph.mermaid(), file: updateMarkdown)
+                if updated != text { try Data(updated.utf8).write(to: file) }
+                return
+            }
             let data: Data
             switch format {
             case .dot: data = Data(graph.dot(name: package.name).utf8)

@@ -12,13 +12,15 @@ public enum RibcageError: Error, Equatable, CustomStringConvertible {
     case commandNotFound(String, hint: String?)
     /// Building the package or its tests failed.
     case buildFailed(details: String)
+    /// A Markdown file lacks the `ribcage graph` markers.
+    case markdownMarkersMissing(String)
 
     /// The process exit code this error maps to; `ribcage help` documents the table.
     public var exitCode: Int32 {
         switch self {
         case .noPackage: 3
         case .manifestUnreadable: 4
-        case .unknownModules, .moduleWithoutTests: 64
+        case .unknownModules, .moduleWithoutTests, .markdownMarkersMissing: 64
         case .commandNotFound: 69
         case .buildFailed: 2
         }
@@ -42,6 +44,9 @@ public enum RibcageError: Error, Equatable, CustomStringConvertible {
             return "`\(command)` was not found on PATH." + (hint.map { " \($0)" } ?? "")
         case .buildFailed(let details):
             return "The build failed.\n\(details)"
+        case .markdownMarkersMissing(let file):
+            return
+                "\(file) has no graph block: add the lines `<!-- ribcage graph begin -->` and `<!-- ribcage graph end -->`."
         }
     }
 }
