@@ -13,13 +13,14 @@ import PackageDescription
 let modules: [Module] = [
     .module("And", layer: .core),
     .module("RIBs", layer: .core),
-    .module("Reactor", layer: .core, dependencies: ["RIBs"]),
+    .module("Reactor", layer: .core, dependencies: ["RIBs"], testDependencies: ["RIBs"]),
     .module("LocalProvider", layer: .core),
     .module("Layout", layer: .core, testExclude: ["kiwi_oracle.py"]),
     .module("HTTPTestServer", layer: .core, tests: false),
     .systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
     .module(
-        "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"], testDependencies: ["HTTPTestServer"]),
+        "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"],
+        testDependencies: ["HTTPTestServer", .log]),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),

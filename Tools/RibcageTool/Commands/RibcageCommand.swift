@@ -10,14 +10,14 @@ public struct RibcageCommand: ParsableCommand {
         discussion: """
             Exit codes:
               0   success
-              1   tests failed
+              1   tests failed, or lint found an error
               2   the build failed (or Graphviz failed to render)
               3   no Package.swift at the given path or above it
               4   the manifest could not be read (swift package describe failed)
               64  bad usage: an unknown option, module (including --focus) or argument
               69  a required program is missing
             """,
-        subcommands: [TestCommand.self, GraphCommand.self]
+        subcommands: [TestCommand.self, GraphCommand.self, LintCommand.self]
     )
 
     /// Creates the command; ArgumentParser calls this.

@@ -24,6 +24,8 @@ public struct DescribedPackage: Decodable, Sendable, Equatable {
         public var targetDependencies: [String]
         /// Products of other packages this one depends on.
         public var productDependencies: [String]
+        /// The target's source files, relative to ``path``.
+        public var sources: [String]
 
         /// True for test targets.
         public var isTest: Bool { type == "test" }
@@ -32,18 +34,20 @@ public struct DescribedPackage: Decodable, Sendable, Equatable {
             case name, type, path
             case targetDependencies = "target_dependencies"
             case productDependencies = "product_dependencies"
+            case sources
         }
 
         /// Creates a target description; fixtures and tests use this.
         public init(
             name: String, type: String, path: String, targetDependencies: [String] = [],
-            productDependencies: [String] = []
+            productDependencies: [String] = [], sources: [String] = []
         ) {
             self.name = name
             self.type = type
             self.path = path
             self.targetDependencies = targetDependencies
             self.productDependencies = productDependencies
+            self.sources = sources
         }
 
         /// Decodes a target, treating missing dependency lists as empty, as SwiftPM omits them.
@@ -56,6 +60,7 @@ public struct DescribedPackage: Decodable, Sendable, Equatable {
                 try container.decodeIfPresent([String].self, forKey: .targetDependencies) ?? []
             productDependencies =
                 try container.decodeIfPresent([String].self, forKey: .productDependencies) ?? []
+            sources = try container.decodeIfPresent([String].self, forKey: .sources) ?? []
         }
     }
 

@@ -21,6 +21,10 @@ public struct ProjectManifest: Sendable, Equatable {
 
     /// The Modules table, in file order.
     public var modules: [ModuleRow]
+    /// The Layers table: each layer and the layers it may depend on.
+    public var allowedLayers: [String: Set<String>]
+    /// The Feature edges table: parent → child feature RIBs.
+    public var featureEdges: Set<[String]>
 
     /// Reads the tables from Markdown text.
     public init(markdown: String) {
@@ -35,6 +39,14 @@ public struct ProjectManifest: Sendable, Equatable {
                 dependencies: list(cells[4]),
                 testTarget: cells[5] == "—" ? nil : cells[5])
         }
+        var allowed: [String: Set<String>] = [:]
+        for cells in Self.table(named: "Layers", in: markdown) where cells.count >= 2 {
+            allowed[cells[0]] = Set(
+                cells[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        allowedLayers = allowed
+        featureEdges = Set(
+            Self.table(named: "Feature edges", in: markdown).filter { $0.count >= 2 }.map { [$0[0], $0[1]] })
     }
 
     /// Reads `Project.swift.md` in `root`, or returns `nil` if there is none.
