@@ -35,6 +35,22 @@ public struct TestCommand: ParsableCommand {
     @Flag(help: "Stream the build's and the tests' own output to standard error.")
     public var verbose = false
 
+    /// Runs only the suites a change affects.
+    @Flag(
+        help: "Run only the suites of modules changed since --base, and of every module that depends on them."
+    )
+    public var affected = false
+
+    /// The git revision `--affected` compares against.
+    @Option(
+        help:
+            "With --affected: the git revision to compare against (default: HEAD, i.e. uncommitted changes).")
+    public var base = "HEAD"
+
+    /// Runs one shard of the selected suites.
+    @Option(help: "Run shard I of N (e.g. 2/4), balanced by the last run's durations, else by test counts.")
+    public var shard: String?
+
     /// Keeps the xUnit reports in a chosen folder.
     @Option(help: "Write the xUnit reports and logs to this folder (default: a temporary folder).")
     public var reportsDirectory: String?
@@ -54,14 +70,46 @@ public struct TestCommand: ParsableCommand {
 
     private func runReportingErrors() throws {
         let root = try PackageLocator.root(fromPath: path)
-        let index = TestSuiteIndex(package: try DescribedPackage.describe(packageAt: root))
+        let package = try DescribedPackage.describe(packageAt: root)
+        let index = TestSuiteIndex(package: package)
 
-        if list {
-            print(Self.listing(of: index), terminator: "")
-            return
+        var suites = try index.suites(named: modules)
+        var reasons: [ModuleTestSuite: String] = [:]
+        if affected {
+            let selection = AffectedSelection(
+                package: package, index: index,
+                changedFiles: try AffectedSelection.changedFiles(in: root, since: base))
+            let chosen = Set(selection.choices.map(\.suite))
+            suites = suites.filter { chosen.contains($0) }
+            for choice in selection.choices { reasons[choice.suite] = choice.reason }
+        }
+        if let shard {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4; got '\(shard)'.")
+            }
+            suites = TestSharding.shard(
+                suites, index: parts[0], of: parts[1],
+                weights: TestSharding.weights(for: suites, package: package, root: root))
         }
 
-        let suites = try index.suites(named: modules)
+        if list {
+            if affected || shard != nil {
+                for suite in suites { print("\(suite.module)  \(suite.testTarget)  \(reasons[suite] ?? "")") }
+            } else {
+                print(Self.listing(of: index), terminator: "")
+            }
+            return
+        }
+        if affected {
+            for suite in suites {
+                FileHandle.standardError.write(Data("\(suite.module): \(reasons[suite] ?? "")\n".utf8))
+            }
+            if suites.isEmpty {
+                print("0 passed, 0 failed, 0 skipped")
+                return
+            }
+        }
         let runner = TestRunner(
             packageRoot: root, verbose: verbose,
             reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
@@ -88,8 +136,20 @@ public struct TestCommand: ParsableCommand {
                 for line in failure.message.split(separator: "\n") { print("      \(line)") }
             }
         }
+        Self.recordDurations(results, root: root)
         print(TestReportTable.closingLine(results))
         if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Keeps each suite's seconds for `--shard` to balance by next time.
+    private static func recordDurations(_ results: [ModuleTestResult], root: URL) {
+        let file = TestSharding.durationsFile(in: root)
+        var durations =
+            (try? JSONDecoder().decode([String: Double].self, from: Data(contentsOf: file))) ?? [:]
+        for result in results { durations[result.suite.testTarget] = result.seconds }
+        try? FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? JSONEncoder().encode(durations).write(to: file)
     }
 
     /// The `--list` output: one line per module with its test target.

@@ -14,13 +14,15 @@ public enum RibcageError: Error, Equatable, CustomStringConvertible {
     case buildFailed(details: String)
     /// A Markdown file lacks the `ribcage graph` markers.
     case markdownMarkersMissing(String)
+    /// A git command failed, e.g. for an unknown `--base`.
+    case gitFailed(String)
 
     /// The process exit code this error maps to; `ribcage help` documents the table.
     public var exitCode: Int32 {
         switch self {
         case .noPackage: 3
         case .manifestUnreadable: 4
-        case .unknownModules, .moduleWithoutTests, .markdownMarkersMissing: 64
+        case .unknownModules, .moduleWithoutTests, .markdownMarkersMissing, .gitFailed: 64
         case .commandNotFound: 69
         case .buildFailed: 2
         }
@@ -44,6 +46,8 @@ public enum RibcageError: Error, Equatable, CustomStringConvertible {
             return "`\(command)` was not found on PATH." + (hint.map { " \($0)" } ?? "")
         case .buildFailed(let details):
             return "The build failed.\n\(details)"
+        case .gitFailed(let details):
+            return "git failed: \(details.trimmingCharacters(in: .whitespacesAndNewlines))"
         case .markdownMarkersMissing(let file):
             return
                 "\(file) has no graph block: add the lines `<!-- ribcage graph begin -->` and `<!-- ribcage graph end -->`."

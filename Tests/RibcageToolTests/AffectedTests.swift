@@ -1,0 +1,113 @@
+import Foundation
+import RibcageTool
+import Testing
+
+@Suite("Affected selection and sharding")
+struct AffectedTests {
+    static let package = DescribedPackage(
+        name: "Fixture", path: "/fixture",
+        targets: [
+            .init(name: "Core", type: "library", path: "Modules/Core"),
+            .init(name: "Feature", type: "library", path: "Modules/Feature", targetDependencies: ["Core"]),
+            .init(name: "App", type: "executable", path: "Apps/App", targetDependencies: ["Feature"]),
+            .init(name: "Other", type: "library", path: "Modules/Other"),
+            .init(name: "CoreTests", type: "test", path: "Tests/CoreTests", targetDependencies: ["Core"]),
+            .init(
+                name: "FeatureTests", type: "test", path: "Tests/FeatureTests",
+                targetDependencies: ["Feature"]),
+            .init(name: "AppTests", type: "test", path: "Tests/AppTests", targetDependencies: ["App"]),
+            .init(name: "OtherTests", type: "test", path: "Tests/OtherTests", targetDependencies: ["Other"]),
+        ])
+
+    static func select(_ files: [String]) -> [String: String] {
+        let selection = AffectedSelection(
+            package: package, index: TestSuiteIndex(package: package), changedFiles: files)
+        return Dictionary(uniqueKeysWithValues: selection.choices.map { ($0.suite.module, $0.reason) })
+    }
+
+    @Test("selects changed modules and everything that depends on them, saying why")
+    func dependents() {
+        #expect(
+            Self.select(["Modules/Core/Core.swift", "README.md"]) == [
+                "Core": "changed: Modules/Core/Core.swift",
+                "Feature": "depends on Core (changed)",
+                "App": "depends on Feature",
+            ])
+    }
+
+    @Test("a change to a test target runs just that suite; unrelated files select nothing")
+    func testsAndUnrelated() {
+        #expect(
+            Self.select(["Tests/OtherTests/OtherTests.swift"]) == [
+                "Other": "changed: Tests/OtherTests/OtherTests.swift"
+            ])
+        #expect(Self.select(["README.md", "docs/x.md"]).isEmpty)
+    }
+
+    @Test("Package.swift or Project.swift.md selects everything")
+    func manifests() {
+        #expect(Self.select(["Project.swift.md"]).count == 4)
+        #expect(Self.select(["Package.swift"]).values.allSatisfy { $0.contains("everything") })
+    }
+
+    @Test("shards cover every suite exactly once, balanced by weight")
+    func sharding() {
+        let suites = TestSuiteIndex(package: Self.package).suites
+        let weights = ["CoreTests": 10.0, "FeatureTests": 6, "AppTests": 4, "OtherTests": 4]
+        let shards = (1...2).map { TestSharding.shard(suites, index: $0, of: 2, weights: weights) }
+        #expect(shards.flatMap { $0 }.count == suites.count)
+        #expect(Set(shards.flatMap { $0 }) == Set(suites))
+        let loads = shards.map { $0.reduce(0) { $0 + (weights[$1.testTarget] ?? 0) } }
+        #expect(loads.sorted() == [10, 14])
+        for count in 1...6 {
+            let all = (1...count).flatMap { TestSharding.shard(suites, index: $0, of: count, weights: [:]) }
+            #expect(all.count == suites.count && Set(all) == Set(suites), "\(count) shards")
+        }
+    }
+
+    @Test("--affected reads a real git repository")
+    func gitRepository() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "Fixture", targets: [
+                .target(name: "Base"), .target(name: "Feature", dependencies: ["Base"]), .target(name: "Other"),
+                .testTarget(name: "BaseTests", dependencies: ["Base"]),
+                .testTarget(name: "FeatureTests", dependencies: ["Feature"]),
+                .testTarget(name: "OtherTests", dependencies: ["Other"]),
+            ])
+            """, to: "Package.swift")
+        for target in ["Base", "Feature", "Other"] {
+            try folder.write(
+                "public let \(target.lowercased()) = 1\n", to: "Sources/\(target)/\(target).swift")
+            try folder.write("import Testing\n@Test func t() {}\n", to: "Tests/\(target)Tests/T.swift")
+        }
+        let git = { (arguments: [String]) throws -> ProcessResult in
+            try Shell.run(
+                "git", ["-c", "user.name=t", "-c", "user.email=t@t", "-C", folder.url.path] + arguments)
+        }
+        #expect(try git(["init", "-q"]).succeeded)
+        #expect(try git(["add", "."]).succeeded)
+        #expect(try git(["commit", "-qm", "start"]).succeeded)
+        try folder.write("public let base = 2\n", to: "Sources/Base/Base.swift")
+
+        let listing = try RibcageExecutableTests.ribcage([
+            "test", "--affected", "--list", "--path", folder.url.path,
+        ])
+        #expect(listing.succeeded, "\(listing.errorText)")
+        let lines = listing.outputText.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "Base  BaseTests  changed: Sources/Base/Base.swift",
+                "Feature  FeatureTests  depends on Base (changed)",
+            ])
+
+        let badBase = try RibcageExecutableTests.ribcage([
+            "test", "--affected", "--base", "nope", "--list", "--path", folder.url.path,
+        ])
+        #expect(badBase.status == 64)
+        #expect(badBase.errorText.contains("git failed"))
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Which test suites a change affects: the modules whose files changed and, transitively, every
+/// module that depends on them. A change to `Package.swift` or `Project.swift.md` affects all.
+public struct AffectedSelection: Sendable, Equatable {
+    /// A selected suite and why.
+    public struct Choice: Sendable, Equatable {
+        /// The suite.
+        public var suite: ModuleTestSuite
+        /// Why it runs, e.g. `changed: Modules/And/And.swift` or `depends on And (changed)`.
+        public var reason: String
+    }
+
+    /// The selected suites, in the index's order.
+    public var choices: [Choice]
+
+    /// Selects from `index` the suites that `changedFiles` (paths relative to the root) affect.
+    public init(package: DescribedPackage, index: TestSuiteIndex, changedFiles: [String]) {
+        if let manifestFile = changedFiles.first(where: {
+            ["Package.swift", "Project.swift.md"].contains($0)
+        }) {
+            choices = index.suites.map {
+                Choice(suite: $0, reason: "\(manifestFile) changed: everything is affected")
+            }
+            return
+        }
+        // Longest path first, so a target nested in another's folder claims its own files.
+        let targets = package.targets.sorted { $0.path.count > $1.path.count }
+        var reasons: [String: String] = [:]
+        for file in changedFiles {
+            guard let owner = targets.first(where: { file == $0.path || file.hasPrefix($0.path + "/") })
+            else { continue }
+            if reasons[owner.name] == nil { reasons[owner.name] = "changed: \(file)" }
+        }
+        // Everything that depends on a changed target, transitively, with the chain that led there.
+        var dependents: [String: [String]] = [:]
+        for target in package.targets {
+            for dependency in target.targetDependencies {
+                dependents[dependency, default: []].append(target.name)
+            }
+        }
+        var frontier = reasons.keys.sorted()
+        while let current = frontier.first {
+            frontier.removeFirst()
+            for dependent in (dependents[current] ?? []).sorted() where reasons[dependent] == nil {
+                let origin = reasons[current]?.hasPrefix("changed") == true ? "\(current) (changed)" : current
+                reasons[dependent] = "depends on \(origin)"
+                frontier.append(dependent)
+            }
+        }
+        choices = index.suites.compactMap { suite in
+            guard let reason = reasons[suite.module] ?? reasons[suite.testTarget] else { return nil }
+            return Choice(suite: suite, reason: reason)
+        }
+    }
+
+    /// The files changed since `base` in the git repository at `root`, untracked files included.
+    public static func changedFiles(in root: URL, since base: String) throws -> [String] {
+        guard Shell.isOnPath("git") else { throw RibcageError.commandNotFound("git", hint: "Install git.") }
+        let diff = try Shell.run("git", ["diff", "--name-only", base, "--", "."], in: root)
+        guard diff.succeeded else { throw RibcageError.gitFailed(diff.errorText) }
+        let untracked = try Shell.run("git", ["ls-files", "--others", "--exclude-standard"], in: root)
+        let prefix = try Shell.run("git", ["rev-parse", "--show-prefix"], in: root).outputText
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // `git diff` names files from the repository's root; make them relative to the package.
+        let fromDiff = diff.outputText.split(separator: "\n").map(String.init).compactMap { path -> String? in
+            prefix.isEmpty ? path : (path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil)
+        }
+        return fromDiff + untracked.outputText.split(separator: "\n").map(String.init)
+    }
+}
+
+/// Splits suites into shards of about equal running time, for a CI matrix.
+public enum TestSharding {
+    /// Shard `index` (1-based) of `count`: suites are dealt, heaviest first, to the lightest shard.
+    /// Every suite lands in exactly one shard.
+    ///
+    /// - Parameter weights: Seconds from the last run, or test counts, per test target.
+    public static func shard(
+        _ suites: [ModuleTestSuite], index: Int, of count: Int, weights: [String: Double]
+    ) -> [ModuleTestSuite] {
+        precondition(count >= 1 && (1...count).contains(index), "validated by the command")
+        var loads = Array(repeating: 0.0, count: count)
+        var assignment: [Int: [ModuleTestSuite]] = [:]
+        let ordered = suites.sorted {
+            (weights[$0.testTarget] ?? 1, $1.testTarget) > (weights[$1.testTarget] ?? 1, $0.testTarget)
+        }
+        for suite in ordered {
+            let lightest = loads.indices.min { (loads[$0], $0) < (loads[$1], $1) } ?? 0
+            loads[lightest] += weights[suite.testTarget] ?? 1
+            assignment[lightest, default: []].append(suite)
+        }
+        let mine = Set(assignment[index - 1] ?? [])
+        return suites.filter { mine.contains($0) }
+    }
+
+    /// Where `ribcage test` keeps the last run's seconds per test target.
+    public static func durationsFile(in root: URL) -> URL {
+        root.appendingPathComponent(".build/ribcage-test-durations.json")
+    }
+
+    /// The weights to balance by: the last run's durations, else the number of tests found in each
+    /// test target's sources.
+    public static func weights(for suites: [ModuleTestSuite], package: DescribedPackage, root: URL)
+        -> [String: Double]
+    {
+        if let data = try? Data(contentsOf: durationsFile(in: root)),
+            let durations = try? JSONDecoder().decode([String: Double].self, from: data),
+            suites.allSatisfy({ durations[$0.testTarget] != nil })
+        {
+            return durations
+        }
+        var counts: [String: Double] = [:]
+        for target in package.targets where target.isTest {
+            let texts = target.sources.compactMap {
+                try? String(contentsOf: root.appendingPathComponent("\(target.path)/\($0)"), encoding: .utf8)
+            }
+            counts[target.name] = Double(
+                texts.reduce(0) { total, text in
+                    total + text.components(separatedBy: "@Test").count - 1
+                        + text.components(separatedBy: "func test").count - 1
+                })
+        }
+        return counts
+    }
+}
