@@ -16,11 +16,17 @@ public enum RibcageError: Error, Equatable, CustomStringConvertible {
     case markdownMarkersMissing(String)
     /// A git command failed, e.g. for an unknown `--base`.
     case gitFailed(String)
+    /// A scaffold's name is taken.
+    case scaffoldExists(String)
+    /// Scaffolding cannot go ahead safely; the reason says why.
+    case scaffoldRefused(String)
 
     /// The process exit code this error maps to; `ribcage help` documents the table.
     public var exitCode: Int32 {
         switch self {
         case .noPackage: 3
+        case .scaffoldExists: 5
+        case .scaffoldRefused: 6
         case .manifestUnreadable: 4
         case .unknownModules, .moduleWithoutTests, .markdownMarkersMissing, .gitFailed: 64
         case .commandNotFound: 69
@@ -46,6 +52,10 @@ public enum RibcageError: Error, Equatable, CustomStringConvertible {
             return "`\(command)` was not found on PATH." + (hint.map { " \($0)" } ?? "")
         case .buildFailed(let details):
             return "The build failed.\n\(details)"
+        case .scaffoldExists(let name):
+            return "'\(name)' already exists in this workspace; choose another name."
+        case .scaffoldRefused(let reason):
+            return "Cannot scaffold: \(reason)."
         case .gitFailed(let details):
             return "git failed: \(details.trimmingCharacters(in: .whitespacesAndNewlines))"
         case .markdownMarkersMissing(let file):
