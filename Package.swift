@@ -29,7 +29,7 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
-            "Layout",
+            "Layout", "RibcageTool",
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

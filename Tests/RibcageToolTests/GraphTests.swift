@@ -186,3 +186,40 @@ struct MarkdownGraphBlockTests {
         }
     }
 }
+
+@Suite("Reading a package that describe cannot read")
+struct DumpFallbackTests {
+    @Test("falls back to dump-package, says so, and still draws the edges")
+    func fallback() throws {
+        let folder = try TemporaryFolder()
+        // A package mid-edit: a product over a target whose folder does not exist yet. describe
+        // refuses it; dump-package only evaluates the manifest.
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "Unfinished",
+                products: [.library(name: "Empty", targets: ["Empty"])],
+                dependencies: [.package(url: "https://github.com/example/missing", from: "1.0.0")],
+                targets: [
+                    .target(name: "Base"),
+                    .target(name: "Feature", dependencies: ["Base", .product(name: "Missing", package: "missing")]),
+                    .target(name: "Empty"),
+                ])
+            """, to: "Package.swift")
+        try folder.write("public let base = 1\n", to: "Sources/Base/Base.swift")
+        try folder.write("import Base\n", to: "Sources/Feature/Feature.swift")
+        let result = try RibcageExecutableTests.ribcage([
+            "graph", "--format", "json", "--path", folder.url.path,
+        ])
+        #expect(result.succeeded, "\(result.errorText)")
+        #expect(result.errorText.contains("dump-package"))
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        let edges = (document["edges"] as? [[String: String]])?.map {
+            "\($0["from"] ?? "")->\($0["to"] ?? "") \($0["kind"] ?? "")"
+        }
+        #expect(Set(edges ?? []) == ["Feature->Base target", "Feature->Missing product"])
+    }
+}

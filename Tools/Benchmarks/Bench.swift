@@ -8,6 +8,9 @@ struct Bench: AsyncParsableCommand {
         commandName: "bench",
         abstract:
             "Benchmarks for Ribcage's modules. Build with -c release; figures are ratios to a peer measured in the same run.",
-        subcommands: [RIBsBenchmark.self, StorageBenchmark.self, NetworkBenchmark.self, LayoutBenchmark.self]
+        subcommands: [
+            RIBsBenchmark.self, StorageBenchmark.self, NetworkBenchmark.self, LayoutBenchmark.self,
+            GraphBenchmark.self,
+        ]
     )
 }

@@ -70,7 +70,7 @@ public struct GraphCommand: ParsableCommand {
     public func run() throws {
         do {
             let root = try PackageLocator.root(fromPath: path)
-            let package = try DescribedPackage.describe(packageAt: root)
+            let package = try DescribedPackage.load(packageAt: root)
             let layers = try ProjectManifest.load(packageAt: root)?.layers ?? [:]
             let filters = GraphFilters(
                 skipTests: skipTests, skipExternal: skipExternal, focus: focus, direct: direct)

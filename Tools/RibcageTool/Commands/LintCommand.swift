@@ -36,7 +36,7 @@ public struct LintCommand: ParsableCommand {
         let diagnostics: [Diagnostic]
         do {
             let root = try PackageLocator.root(fromPath: path)
-            let package = try DescribedPackage.describe(packageAt: root)
+            let package = try DescribedPackage.load(packageAt: root)
             let linter = Linter(
                 package: package, manifest: try ProjectManifest.load(packageAt: root),
                 sources: Linter.readSources(of: package, root: root))

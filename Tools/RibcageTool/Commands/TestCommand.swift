@@ -70,7 +70,7 @@ public struct TestCommand: ParsableCommand {
 
     private func runReportingErrors() throws {
         let root = try PackageLocator.root(fromPath: path)
-        let package = try DescribedPackage.describe(packageAt: root)
+        let package = try DescribedPackage.load(packageAt: root)
         let index = TestSuiteIndex(package: package)
 
         var suites = try index.suites(named: modules)
