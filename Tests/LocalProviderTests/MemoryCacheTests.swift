@@ -117,15 +117,16 @@ struct LayeredStoreTests {
         let disk = try PlistFileStore(root: folder.url)
         let store = LayeredStore(memory: MemoryStore(countLimit: 10), disk: disk)
         let key = StorageKey<String>("token")
-        try store.save("secret", for: key, expiry: .seconds(0.2))
+        // Lifetimes of a second, so a stalled CI machine cannot expire a value before the first read.
+        try store.save("secret", for: key, expiry: .seconds(1))
         #expect(try store.load(key) == "secret")
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(1_200))
         #expect(try store.load(key) == nil)
 
         // A value read from disk is cached only until its own expiry.
-        try disk.save("short", for: key, expiry: .seconds(0.2))
+        try disk.save("short", for: key, expiry: .seconds(1))
         #expect(try store.load(key) == "short")
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(1_200))
         #expect(try store.load(key) == nil)
     }
 }
