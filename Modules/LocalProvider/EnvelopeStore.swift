@@ -24,8 +24,6 @@ final class EnvelopeStore<Backend: BlobBackend>: Sendable {
         self.codec = EnvelopeCodec(format: format)
     }
 
-    var format: PropertyListSerialization.PropertyListFormat { codec.format }
-
     func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws {
         try key.validate()
         let blob = try codec.encode(value, for: key, expiresAt: expiry.date(from: Date()))

@@ -7,6 +7,7 @@ struct StreamSubjectTests {
     func replays() async throws {
         let subject = StreamSubject(replaying: 1)
         subject.send(2)
+        #expect(subject.stream.currentValue == 2)
         var iterator = subject.stream.makeAsyncIterator()
         subject.send(3)
         #expect(try await nextValue(&iterator) == 2)

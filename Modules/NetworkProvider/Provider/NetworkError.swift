@@ -18,8 +18,6 @@ public enum NetworkError: Error, CustomStringConvertible {
     case timeout(seconds: Double?)
     /// The body exceeded the transport's size limit.
     case responseTooLarge(limit: Int)
-    /// A stub was configured to fail with this error.
-    case stubbed(any Error)
 
     /// The response, for the cases that have one.
     public var response: Response? {
@@ -42,7 +40,6 @@ public enum NetworkError: Error, CustomStringConvertible {
         case .cancelled: "The request was cancelled."
         case .timeout(let seconds): "The request timed out" + (seconds.map { " after \($0) s." } ?? ".")
         case .responseTooLarge(let limit): "The response is larger than the limit of \(limit) bytes."
-        case .stubbed(let error): "Stubbed failure: \(error)"
         }
     }
 }

@@ -45,14 +45,12 @@ public enum Shell {
         _ command: String,
         _ arguments: [String],
         in directory: URL? = nil,
-        environment: [String: String]? = nil,
         output: Output = .capture
     ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [command] + arguments
         if let directory { process.currentDirectoryURL = directory }
-        if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
 
         let scratch = FileManager.default.temporaryDirectory
