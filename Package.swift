@@ -15,7 +15,7 @@ let modules: [Module] = [
     .module("RIBs", layer: .core),
     .module("Reactor", layer: .core, dependencies: ["RIBs"], testDependencies: ["RIBs"]),
     .module("LocalProvider", layer: .core),
-    .module("Layout", layer: .core, testExclude: ["kiwi_oracle.py"]),
+    .module("Layout", layer: .core, dependencies: [.log], testExclude: ["kiwi_oracle.py"]),
     .module("HTTPTestServer", layer: .core, tests: false),
     .systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
     .module(

@@ -1,0 +1,176 @@
+/// The `ndl` namespace of a view or a guide, as SnapKit's `snp`: the attributes to relate to,
+/// and `makeConstraints` with its siblings.
+///
+/// Where SnapKit crashes on misuse, these throw a ``LayoutError`` and change nothing: a chain
+/// relating to a missing superview, items in two trees, attributes that do not pair up, a
+/// constant that is not finite, or an `updateConstraints` that changes more than constants.
+@MainActor
+public struct ConstraintDSL {
+    /// The view or guide.
+    public let target: any LayoutItem
+
+    init(target: any LayoutItem) {
+        self.target = target
+    }
+
+    // MARK: Making constraints
+
+    /// Makes the closure's constraints without activating them.
+    public func prepareConstraints(_ closure: (ConstraintMaker) -> Void) throws(LayoutError)
+        -> [NDLConstraint]
+    {
+        try make(closure)
+    }
+
+    /// Makes and activates the closure's constraints.
+    @discardableResult
+    public func makeConstraints(_ closure: (ConstraintMaker) -> Void) throws(LayoutError) -> [NDLConstraint] {
+        let made = try make(closure)
+        for constraint in made { constraint.activate() }
+        return made
+    }
+
+    /// Removes every constraint `ndl` made for the item, then makes the closure's. If the closure
+    /// misuses the DSL, the old constraints stay.
+    @discardableResult
+    public func remakeConstraints(_ closure: (ConstraintMaker) -> Void) throws(LayoutError) -> [NDLConstraint]
+    {
+        let made = try make(closure)
+        removeConstraints()
+        for constraint in made { constraint.activate() }
+        return made
+    }
+
+    /// Changes the constants of the item's existing `ndl` constraints to the closure's, as
+    /// SnapKit's `updateConstraints` does; makes them if the item has none yet.
+    ///
+    /// - Throws: ``LayoutError/updateMismatch(constraint:)`` when a constraint matches no
+    ///   existing one in items, attributes, relation, multiplier and priority (SnapKit crashes
+    ///   there); nothing is changed then.
+    @discardableResult
+    public func updateConstraints(_ closure: (ConstraintMaker) -> Void) throws(LayoutError) -> [NDLConstraint]
+    {
+        let made = try make(closure)
+        let existing = NDLConstraintStore.of(target)?.constraints ?? []
+        guard !existing.isEmpty else {
+            for constraint in made { constraint.activate() }
+            return made
+        }
+        var matches: [(old: NDLConstraint, new: NDLConstraint)] = []
+        for constraint in made {
+            guard let match = existing.first(where: { Self.matches($0, constraint) }) else {
+                throw .updateMismatch(constraint: constraint.description)
+            }
+            matches.append((match, constraint))
+        }
+        for (old, new) in matches { old.takeConstants(from: new) }
+        return matches.map(\.old)
+    }
+
+    /// Deactivates every constraint `ndl` made for the item.
+    public func removeConstraints() {
+        for constraint in NDLConstraintStore.of(target)?.removeAll() ?? [] {
+            LayoutConstraint.deactivate(constraint.layoutConstraints)
+        }
+    }
+
+    private func make(_ closure: (ConstraintMaker) -> Void) throws(LayoutError) -> [NDLConstraint] {
+        (target as? View)?.translatesAutoresizingMaskIntoConstraints = false
+        let maker = ConstraintMaker(item: target)
+        closure(maker)
+        return try maker.makeConstraints().get()
+    }
+
+    /// SnapKit's matching rule: the same items, attributes, relation, multiplier and priority;
+    /// only the constants may differ.
+    private static func matches(_ old: NDLConstraint, _ new: NDLConstraint) -> Bool {
+        guard old.layoutConstraints.count == new.layoutConstraints.count, !old.layoutConstraints.isEmpty
+        else {
+            return false
+        }
+        return zip(old.layoutConstraints, new.layoutConstraints).allSatisfy { a, b in
+            a.firstItem === b.firstItem && a.firstAttribute == b.firstAttribute && a.relation == b.relation
+                && a.secondItem === b.secondItem && a.secondAttribute == b.secondAttribute
+                && a.multiplier == b.multiplier && a.priority == b.priority
+        }
+    }
+
+    // MARK: Attributes to relate to
+
+    private func item(_ attributes: ConstraintAttributes) -> ConstraintItem {
+        ConstraintItem(target: target, attributes: attributes)
+    }
+
+    /// The left edge.
+    public var left: ConstraintItem { item(.left) }
+    /// The top edge.
+    public var top: ConstraintItem { item(.top) }
+    /// The right edge.
+    public var right: ConstraintItem { item(.right) }
+    /// The bottom edge.
+    public var bottom: ConstraintItem { item(.bottom) }
+    /// The leading edge.
+    public var leading: ConstraintItem { item(.leading) }
+    /// The trailing edge.
+    public var trailing: ConstraintItem { item(.trailing) }
+    /// The width.
+    public var width: ConstraintItem { item(.width) }
+    /// The height.
+    public var height: ConstraintItem { item(.height) }
+    /// The horizontal centre.
+    public var centerX: ConstraintItem { item(.centerX) }
+    /// The vertical centre.
+    public var centerY: ConstraintItem { item(.centerY) }
+    /// The last baseline.
+    public var lastBaseline: ConstraintItem { item(.lastBaseline) }
+    /// The first baseline.
+    public var firstBaseline: ConstraintItem { item(.firstBaseline) }
+    /// The left margin.
+    public var leftMargin: ConstraintItem { item(.leftMargin) }
+    /// The right margin.
+    public var rightMargin: ConstraintItem { item(.rightMargin) }
+    /// The top margin.
+    public var topMargin: ConstraintItem { item(.topMargin) }
+    /// The bottom margin.
+    public var bottomMargin: ConstraintItem { item(.bottomMargin) }
+    /// The leading margin.
+    public var leadingMargin: ConstraintItem { item(.leadingMargin) }
+    /// The trailing margin.
+    public var trailingMargin: ConstraintItem { item(.trailingMargin) }
+    /// The horizontal centre of the margins.
+    public var centerXWithinMargins: ConstraintItem { item(.centerXWithinMargins) }
+    /// The vertical centre of the margins.
+    public var centerYWithinMargins: ConstraintItem { item(.centerYWithinMargins) }
+    /// The four edges.
+    public var edges: ConstraintItem { item(.edges) }
+    /// Left and right.
+    public var horizontalEdges: ConstraintItem { item(.horizontalEdges) }
+    /// Top and bottom.
+    public var verticalEdges: ConstraintItem { item(.verticalEdges) }
+    /// Top, leading, bottom and trailing.
+    public var directionalEdges: ConstraintItem { item(.directionalEdges) }
+    /// Leading and trailing.
+    public var directionalHorizontalEdges: ConstraintItem { item(.directionalHorizontalEdges) }
+    /// Top and bottom.
+    public var directionalVerticalEdges: ConstraintItem { item(.directionalVerticalEdges) }
+    /// Width and height.
+    public var size: ConstraintItem { item(.size) }
+    /// Both centres.
+    public var center: ConstraintItem { item(.center) }
+    /// The four margins.
+    public var margins: ConstraintItem { item(.margins) }
+    /// Top, leading, bottom and trailing margins.
+    public var directionalMargins: ConstraintItem { item(.directionalMargins) }
+    /// Both centres of the margins.
+    public var centerWithinMargins: ConstraintItem { item(.centerWithinMargins) }
+}
+
+extension View {
+    /// The `ndl` layout DSL: `view.ndl.makeConstraints { make in … }`.
+    public var ndl: ConstraintDSL { ConstraintDSL(target: self) }
+}
+
+extension LayoutGuide {
+    /// The `ndl` layout DSL for the guide; its "superview" is its owning view.
+    public var ndl: ConstraintDSL { ConstraintDSL(target: self) }
+}

@@ -1,0 +1,128 @@
+/// What one `make.…` chain made, as SnapKit's `Constraint`: one layout constraint per attribute,
+/// to keep, update, deactivate and activate again.
+///
+/// ```swift
+/// var top: NDLConstraint?
+/// try banner.ndl.makeConstraints { make in
+///     top = make.top.equalToSuperview().offset(2).constraint
+/// }
+/// top?.update(offset: 0)          // takes effect at the next layout
+/// ```
+///
+/// (It is not called `Constraint`, because that is the solver's constraint in this module.)
+@MainActor
+public final class NDLConstraint: @MainActor CustomStringConvertible {
+    private let source: ConstraintDescription
+    /// The layout constraints, one per attribute of the chain.
+    public let layoutConstraints: [LayoutConstraint]
+    let error: LayoutError?
+
+    init(description: ConstraintDescription) {
+        source = description
+        switch description.makeLayoutConstraints() {
+        case .success(let made):
+            layoutConstraints = made
+            error = nil
+        case .failure(let failure):
+            layoutConstraints = []
+            error = failure
+        }
+    }
+
+    /// The item the constraint positions.
+    var item: any LayoutItem { source.item }
+
+    /// Whether every layout constraint is active.
+    public var isActive: Bool {
+        !layoutConstraints.isEmpty && layoutConstraints.allSatisfy(\.isActive)
+    }
+
+    /// Activates the constraint and records it with its item, so `remakeConstraints` and
+    /// `removeConstraints` find it.
+    public func activate() {
+        LayoutConstraint.activate(layoutConstraints)
+        NDLConstraintStore.of(source.item)?.insert(self)
+    }
+
+    /// Deactivates the constraint and forgets it from its item.
+    public func deactivate() {
+        LayoutConstraint.deactivate(layoutConstraints)
+        NDLConstraintStore.of(source.item)?.remove(self)
+    }
+
+    /// Sets the offset, as the chain's `offset` would have: each attribute's constant becomes
+    /// `amount` (plus the chain's constant target, if it had one).
+    @discardableResult
+    public func update(offset amount: Double) -> NDLConstraint {
+        source.constant = .number(amount)
+        return refreshConstants()
+    }
+
+    /// Sets the insets, as the chain's `inset` would have.
+    @discardableResult
+    public func update(inset amount: Double) -> NDLConstraint {
+        update(inset: EdgeInsets(all: amount))
+    }
+
+    /// Sets each edge's inset, as the chain's `inset` would have.
+    @discardableResult
+    public func update(inset insets: EdgeInsets) -> NDLConstraint {
+        source.constant = .insets(insets)
+        return refreshConstants()
+    }
+
+    /// Sets the priority of every layout constraint. Unlike UIKit and SnapKit, a constraint may
+    /// move between required and optional; the engine re-adds it.
+    @discardableResult
+    public func update(priority: LayoutPriority) -> NDLConstraint {
+        source.priority = priority
+        for constraint in layoutConstraints { constraint.priority = priority }
+        return self
+    }
+
+    /// Copies another constraint's constants (what `updateConstraints` does).
+    func takeConstants(from other: NDLConstraint) {
+        source.constant = other.source.constant
+        source.target = other.source.target
+        for (mine, theirs) in zip(layoutConstraints, other.layoutConstraints) {
+            mine.constant = theirs.constant
+        }
+    }
+
+    private func refreshConstants() -> NDLConstraint {
+        let direction = source.item.owningView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
+        for constraint in layoutConstraints {
+            constraint.constant = source.constantValue(for: constraint.firstAttribute, direction: direction)
+        }
+        return self
+    }
+
+    /// The layout constraints, as SnapKit prints them, or the misuse.
+    public var description: String {
+        if let error { return "<NDLConstraint: \(error)>" }
+        return layoutConstraints.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// The `ndl` constraints an item made, in order, so `remake`, `update` and `remove` find them.
+@MainActor
+final class NDLConstraintStore {
+    private(set) var constraints: [NDLConstraint] = []
+
+    static func of(_ item: any LayoutItem) -> NDLConstraintStore? {
+        (item as? View)?.ndlStore ?? (item as? LayoutGuide)?.ndlStore
+    }
+
+    func insert(_ constraint: NDLConstraint) {
+        if !constraints.contains(where: { $0 === constraint }) { constraints.append(constraint) }
+    }
+
+    func remove(_ constraint: NDLConstraint) {
+        constraints.removeAll { $0 === constraint }
+    }
+
+    func removeAll() -> [NDLConstraint] {
+        defer { constraints.removeAll() }
+        return constraints
+    }
+}

@@ -1,0 +1,217 @@
+/// Solves one view tree: the root view owns it, and it keeps its ``Solver`` between layouts so
+/// that a change costs what it changes. A resize of the root only suggests new values for the
+/// root's edit variables; the dual simplex repairs the solution without re-solving.
+@MainActor
+final class LayoutEngine {
+    /// The root's frame is an edit at this strength: above every optional priority (the top one,
+    /// 999, is about 10⁸), below required, so required constraints that cannot fit still win and
+    /// the report says the root gave way.
+    static let rootStrength = Strength(1e9)
+    /// Passes of layoutSubviews-driven changes before the engine stops and keeps what it has.
+    static let maximumPasses = 8
+
+    private struct Installed {
+        let constraint: LayoutConstraint
+        let solverConstraint: Constraint
+        let version: Int
+        let signature: Int
+        var seen: Int
+    }
+
+    private unowned let root: View
+    private let solver = Solver()
+    private var installed: [ObjectIdentifier: Installed] = [:]
+    private var suggestedRoot: Rect?
+    private static var passCounter = 0
+    var needsConstraintUpdate = true
+    private(set) var report = LayoutReport()
+    /// What the last walk of the tree refused or skipped; it stands until the next walk, which
+    /// tries refused constraints again.
+    private var constraintErrors: [LayoutError] = []
+
+    init(root: View) {
+        self.root = root
+        for variable in root.layoutVariables.all {
+            try? solver.addEditVariable(variable, strength: Self.rootStrength)
+        }
+    }
+
+    func rootFrameChanged() {
+        root.needsLayout = true
+    }
+
+    // MARK: A layout
+
+    func layout() {
+        var newReport = LayoutReport()
+        var views: [View] = []
+        for _ in 0..<Self.maximumPasses {
+            if needsConstraintUpdate {
+                views = updateConstraints()
+            } else if views.isEmpty {
+                views = collectViews()
+            }
+            suggestRootFrame()
+            solver.updateVariables()
+            let resized = applyFrames(views)
+            root.needsLayout = false
+            updateSafeAreas(views)
+            for view in views where view.needsLayout || resized.contains(ObjectIdentifier(view)) {
+                view.needsLayout = false
+                view.layoutSubviews()
+            }
+            if !needsConstraintUpdate && !root.needsLayout { break }
+        }
+        root.needsLayout = false
+        checkRoot(&newReport)
+        for constraint in installed.values.map(\.constraint)
+        where constraint.origin == .user && !constraint.priority.isRequired && !constraint.isSatisfied() {
+            let reference = ConstraintReference(constraint)
+            newReport.gaveWay.append(reference)
+            LayoutLog.gaveWay(reference)
+        }
+        newReport.errors = constraintErrors
+        report = newReport
+    }
+
+    private func collectViews() -> [View] {
+        var views: [View] = []
+        root.visit { views.append($0) }
+        return views
+    }
+
+    private func suggestRootFrame() {
+        let frame = root.frame
+        guard frame != suggestedRoot else { return }
+        let v = root.layoutVariables
+        for (variable, value) in [
+            (v.left, 0.0), (v.top, 0), (v.width, frame.width), (v.height, frame.height),
+        ] {
+            try? solver.suggestValue(variable, value)
+        }
+        suggestedRoot = frame
+    }
+
+    /// Copies the solution into frames, parents first; returns the views whose size changed.
+    private func applyFrames(_ views: [View]) -> Set<ObjectIdentifier> {
+        var resized: Set<ObjectIdentifier> = []
+        for view in views where view !== root {
+            guard let parent = view.superview else { continue }
+            let rect = view.layoutVariables.rect
+            let parentVariables = parent.layoutVariables
+            let frame = Rect(
+                x: rect.minX - (parent === root ? 0 : parentVariables.left.value),
+                y: rect.minY - (parent === root ? 0 : parentVariables.top.value),
+                width: rect.width, height: rect.height)
+            if frame.size != view.storedFrame.size { resized.insert(ObjectIdentifier(view)) }
+            view.storedFrame = frame
+        }
+        return resized
+    }
+
+    private func updateSafeAreas(_ views: [View]) {
+        for view in views {
+            guard let guide = view.safeAreaGuide else { continue }
+            let insets = view.safeAreaInsets
+            if insets != guide.insets { guide.updateInsets(insets) }
+        }
+    }
+
+    private func checkRoot(_ report: inout LayoutReport) {
+        let v = root.layoutVariables
+        let frame = root.frame
+        let drift = [v.left.value, v.top.value, v.width.value - frame.width, v.height.value - frame.height]
+        report.rootFrameGaveWay = drift.contains { abs($0) > 1e-6 }
+    }
+
+    // MARK: Keeping the solver's constraints in step with the tree
+
+    /// Walks the tree, adds what is new or changed, removes what is gone; returns the views,
+    /// parents first.
+    private func updateConstraints() -> [View] {
+        needsConstraintUpdate = false
+        var report = LayoutReport()
+        defer { constraintErrors = report.errors }
+        Self.passCounter &+= 1
+        let pass = Self.passCounter
+        var views: [View] = []
+        func walk(_ view: View, inherited: LayoutDirection) {
+            let direction = view.ownDirection ?? inherited
+            view.resolvedDirection = direction
+            view.passToken = pass
+            views.append(view)
+            for subview in view.subviews { walk(subview, inherited: direction) }
+        }
+        walk(root, inherited: View.defaultLayoutDirection)
+
+        var additions: [(LayoutConstraint, Int)] = []
+        var replaced: [Constraint] = []
+        for view in views {
+            for constraint in view.engineConstraints() + view.heldConstraints.values {
+                guard inTree(constraint, pass: pass, report: &report) else { continue }
+                let key = ObjectIdentifier(constraint)
+                let signature = constraint.layoutSignature()
+                if var existing = installed[key] {
+                    if existing.version == constraint.version && existing.signature == signature {
+                        existing.seen = pass
+                        installed[key] = existing
+                        continue
+                    }
+                    replaced.append(existing.solverConstraint)
+                    installed[key] = nil
+                }
+                additions.append((constraint, signature))
+            }
+        }
+        for (key, entry) in installed where entry.seen != pass {
+            replaced.append(entry.solverConstraint)
+            installed[key] = nil
+        }
+        for solverConstraint in replaced { try? solver.removeConstraint(solverConstraint) }
+        for (constraint, signature) in additions {
+            add(constraint, signature: signature, pass: pass, report: &report)
+        }
+        return views
+    }
+
+    private func inTree(_ constraint: LayoutConstraint, pass: Int, report: inout LayoutReport) -> Bool {
+        guard let first = constraint.firstItem?.owningView, first.passToken == pass else { return false }
+        guard constraint.secondAttribute != nil else { return true }
+        guard let second = constraint.secondItem?.owningView, second.passToken == pass else {
+            let error = LayoutError.noCommonAncestor(
+                first: constraint.firstItem?.layoutDebugName ?? "nil",
+                second: constraint.secondItem?.layoutDebugName ?? "nil")
+            if !report.errors.contains(error) {
+                report.errors.append(error)
+                LayoutLog.misuse(error)
+            }
+            return false
+        }
+        return true
+    }
+
+    private func add(_ constraint: LayoutConstraint, signature: Int, pass: Int, report: inout LayoutReport) {
+        guard let solverConstraint = constraint.makeSolverConstraint() else { return }
+        guard solverConstraint.expression.constant.isFinite,
+            solverConstraint.expression.terms.allSatisfy({ $0.coefficient.isFinite })
+        else {
+            report.errors.append(.notFinite(what: constraint.description))
+            return
+        }
+        do {
+            try solver.addConstraint(solverConstraint)
+            installed[ObjectIdentifier(constraint)] = Installed(
+                constraint: constraint, solverConstraint: solverConstraint, version: constraint.version,
+                signature: signature, seen: pass)
+        } catch {
+            // Left out, as Auto Layout breaks a constraint; it stays out until something changes.
+            let involved = ConflictExplainer.smallestConflict(
+                for: solverConstraint, among: installed.values.map { ($0.constraint, $0.solverConstraint) })
+            let failure = LayoutError.unsatisfiableConstraints(
+                broken: ConstraintReference(constraint),
+                involved: involved.map(ConstraintReference.init) + [ConstraintReference(constraint)])
+            report.errors.append(failure)
+            LayoutLog.misuse(failure)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// The four unknowns the solver finds for a view or a layout guide: its edges and size in the
+/// coordinates of its root view. Exposed for tools and benchmarks that read the constraint system.
+public final class LayoutVariables {
+    /// The left edge.
+    public let left: Variable
+    /// The top edge.
+    public let top: Variable
+    /// The width.
+    public let width: Variable
+    /// The height.
+    public let height: Variable
+
+    init(name: String) {
+        left = Variable("\(name).left")
+        top = Variable("\(name).top")
+        width = Variable("\(name).width")
+        height = Variable("\(name).height")
+    }
+
+    /// All four, in the order left, top, width, height.
+    public var all: [Variable] { [left, top, width, height] }
+
+    /// The solved rectangle in root coordinates.
+    var rect: Rect { Rect(x: left.value, y: top.value, width: width.value, height: height.value) }
+}
+
+/// Something constraints can position: a ``View`` or a ``LayoutGuide``, as UIKit's
+/// `UILayoutSupport` items.
+@MainActor
+public protocol LayoutItem: AnyObject {
+    /// The view whose tree the item is laid out in: the view itself, or a guide's owning view.
+    var owningView: View? { get }
+    /// The item's unknowns.
+    var layoutVariables: LayoutVariables { get }
+    /// The item's rectangle in its owning view's coordinates (for a view, its own bounds).
+    var layoutFrame: Rect { get }
+    /// A name for constraint descriptions: the view's type and identifier, or the guide's.
+    var layoutDebugName: String { get }
+}
+
+extension LayoutItem {
+    /// The linear expression of `attribute` for this item, in root coordinates.
+    func expression(for attribute: LayoutAttribute, direction: LayoutDirection) -> Expression {
+        let (plain, isMargin) = attribute.withoutMargin
+        if isMargin, let view = self as? View {
+            return view.layoutMarginsGuide.expression(for: plain, direction: direction)
+        }
+        let v = layoutVariables
+        switch plain {
+        case .left: return v.left.expression
+        case .top: return v.top.expression
+        case .width: return v.width.expression
+        case .height: return v.height.expression
+        case .right: return v.left + v.width
+        case .bottom: return v.top + v.height
+        case .centerX: return v.left + 0.5 * v.width
+        case .centerY: return v.top + 0.5 * v.height
+        // As in Auto Layout, leading and trailing measure leftwards in right-to-left layouts, so
+        // `a.leading == b.leading + 8` insets `a` by 8 in either direction.
+        case .leading:
+            return direction == .leftToRight ? v.left.expression : -(v.left + v.width)
+        case .trailing:
+            return direction == .leftToRight ? v.left + v.width : -v.left
+        case .firstBaseline:
+            if let offset = (self as? View)?.firstBaselineOffsetFromTop { return v.top + offset }
+            return v.top + v.height
+        case .lastBaseline:
+            let offset = (self as? View)?.lastBaselineOffsetFromBottom ?? 0
+            return v.top + v.height - offset
+        default:
+            // Margin attributes of a guide: a guide has no margins of its own.
+            return expression(for: plain, direction: direction)
+        }
+    }
+
+    /// The value `attribute` has in the last layout, in the owning view's root coordinates.
+    func solvedValue(of attribute: LayoutAttribute) -> Double {
+        expression(
+            for: attribute, direction: owningView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
+        )
+        .value
+    }
+}

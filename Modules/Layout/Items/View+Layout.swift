@@ -1,0 +1,249 @@
+extension View {
+    /// The value of an intrinsic dimension a view does not have, as `UIView.noIntrinsicMetric`.
+    public static let noIntrinsicMetric: Double = -1
+
+    // MARK: Layout passes
+
+    /// Marks the view's tree for layout at the next ``layoutIfNeeded()``, and this view for a
+    /// ``layoutSubviews()`` call in it.
+    public func setNeedsLayout() {
+        needsLayout = true
+        rootView.needsLayout = true
+    }
+
+    /// Lays out the whole tree this view belongs to, if anything changed: solves the
+    /// constraints, sets every frame, then calls ``layoutSubviews()`` where sizes changed.
+    ///
+    /// Never throws and never crashes: a required constraint that cannot hold is broken, as Auto
+    /// Layout breaks one, and logged; the details are in ``layoutReport``.
+    public func layoutIfNeeded() {
+        let root = rootView
+        guard root.needsLayout || root.engine == nil else { return }
+        let engine = root.engine ?? LayoutEngine(root: root)
+        root.engine = engine
+        engine.layout()
+    }
+
+    /// Lays out the tree like ``layoutIfNeeded()``, then throws the first required conflict or
+    /// misuse of the last layout, if any.
+    public func solveLayout() throws(LayoutError) {
+        layoutIfNeeded()
+        if let error = layoutReport.errors.first { throw error }
+    }
+
+    /// What the last layout of this view's tree broke or skipped.
+    public var layoutReport: LayoutReport { rootView.engine?.report ?? LayoutReport() }
+
+    // MARK: Intrinsic content size
+
+    /// Tells the engine that ``intrinsicContentSize`` changed.
+    public func invalidateIntrinsicContentSize() {
+        contentSizeConstraints = nil
+        setNeedsConstraintUpdate()
+    }
+
+    /// How much the view resists growing beyond its intrinsic size along `axis` (250 by default).
+    public func contentHuggingPriority(for axis: LayoutAxis) -> LayoutPriority {
+        axis == .horizontal ? huggingPriorities.horizontal : huggingPriorities.vertical
+    }
+
+    /// Sets how much the view resists growing beyond its intrinsic size along `axis`.
+    public func setContentHuggingPriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
+        if axis == .horizontal {
+            huggingPriorities.horizontal = priority
+        } else {
+            huggingPriorities.vertical = priority
+        }
+        invalidateIntrinsicContentSize()
+    }
+
+    /// How much the view resists shrinking below its intrinsic size along `axis` (750 by default).
+    public func contentCompressionResistancePriority(for axis: LayoutAxis) -> LayoutPriority {
+        axis == .horizontal ? compressionPriorities.horizontal : compressionPriorities.vertical
+    }
+
+    /// Sets how much the view resists shrinking below its intrinsic size along `axis`.
+    public func setContentCompressionResistancePriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
+        if axis == .horizontal {
+            compressionPriorities.horizontal = priority
+        } else {
+            compressionPriorities.vertical = priority
+        }
+        invalidateIntrinsicContentSize()
+    }
+
+    // MARK: Baselines
+
+    // MARK: Layout direction
+
+    /// The view's own layout direction, or `nil` (the default) to inherit its superview's.
+    public var semanticLayoutDirection: LayoutDirection? {
+        get { ownDirection }
+        set {
+            ownDirection = newValue
+            setNeedsConstraintUpdate()
+        }
+    }
+
+    /// The direction leading and trailing follow: the nearest one set on this view or an
+    /// ancestor, else ``defaultLayoutDirection``.
+    public var effectiveUserInterfaceLayoutDirection: LayoutDirection {
+        var view: View? = self
+        while let current = view {
+            if let direction = current.ownDirection { return direction }
+            view = current.superview
+        }
+        return View.defaultLayoutDirection
+    }
+
+    /// The direction of trees that set none, as SnapKit's `ConstraintConfig.interfaceLayoutDirection`.
+    public static var defaultLayoutDirection: LayoutDirection {
+        get { defaultDirectionStorage }
+        set { defaultDirectionStorage = newValue }
+    }
+
+    // MARK: Margins
+
+    /// The space inside the edges that margin attributes keep to (8 on every side by default,
+    /// as in UIKit).
+    public var layoutMargins: EdgeInsets {
+        get { layoutMarginsStorage }
+        set {
+            guard newValue != layoutMarginsStorage else { return }
+            layoutMarginsStorage = newValue
+            marginsGuide?.updateInsets(newValue)
+        }
+    }
+
+    /// ``layoutMargins`` with leading and trailing in the view's layout direction.
+    public var directionalLayoutMargins: DirectionalEdgeInsets {
+        get {
+            let margins = layoutMarginsStorage
+            return effectiveUserInterfaceLayoutDirection == .leftToRight
+                ? DirectionalEdgeInsets(
+                    top: margins.top, leading: margins.left, bottom: margins.bottom, trailing: margins.right)
+                : DirectionalEdgeInsets(
+                    top: margins.top, leading: margins.right, bottom: margins.bottom, trailing: margins.left)
+        }
+        set { layoutMargins = newValue.resolved(in: effectiveUserInterfaceLayoutDirection) }
+    }
+
+    /// A guide for the view's bounds inset by ``layoutMargins``.
+    public var layoutMarginsGuide: LayoutGuide {
+        if let marginsGuide { return marginsGuide }
+        let guide = LayoutGuide(kind: .margins, owner: self)
+        guide.identifier = "UIViewLayoutMarginsGuide"
+        marginsGuide = guide
+        guide.updateInsets(layoutMarginsStorage)
+        return guide
+    }
+
+    // MARK: Safe area
+
+    /// Extra insets added to the safe area, as `UIViewController.additionalSafeAreaInsets`. A
+    /// window sets it on its root view for the rows a terminal keeps for itself.
+    public var additionalSafeAreaInsets: EdgeInsets {
+        get { extraSafeInsets }
+        set {
+            extraSafeInsets = newValue
+            setNeedsLayout()
+        }
+    }
+
+    /// How far the safe area is inside the view's edges: the part of the superview's safe area
+    /// that does not cover the view, plus ``additionalSafeAreaInsets``. Current as of the last
+    /// layout.
+    public var safeAreaInsets: EdgeInsets {
+        guard let superview else { return extraSafeInsets }
+        let parentSafe = superview.bounds.inset(by: superview.safeAreaInsets)
+            .offsetBy(dx: -storedFrame.minX, dy: -storedFrame.minY)
+        let size = storedFrame.size
+        let overlap = EdgeInsets(
+            top: min(size.height, max(0, parentSafe.minY)), left: min(size.width, max(0, parentSafe.minX)),
+            bottom: min(size.height, max(0, size.height - parentSafe.maxY)),
+            right: min(size.width, max(0, size.width - parentSafe.maxX)))
+        return EdgeInsets(
+            top: overlap.top + extraSafeInsets.top, left: overlap.left + extraSafeInsets.left,
+            bottom: overlap.bottom + extraSafeInsets.bottom, right: overlap.right + extraSafeInsets.right)
+    }
+
+    /// A guide for the part of the view not covered by anything the app should keep clear of.
+    public var safeAreaLayoutGuide: LayoutGuide {
+        if let safeAreaGuide { return safeAreaGuide }
+        let guide = LayoutGuide(kind: .safeArea, owner: self)
+        guide.identifier = "UIViewSafeAreaLayoutGuide"
+        safeAreaGuide = guide
+        guide.updateInsets(safeAreaInsets)
+        return guide
+    }
+
+    // MARK: The engine's own constraints
+
+    func makeAutoresizingConstraints() -> [LayoutConstraint] {
+        guard let superview else { return [] }
+        let frame = storedFrame
+        return [
+            (LayoutAttribute.left, superview as View?, LayoutAttribute.left, frame.minX),
+            (.top, superview, .top, frame.minY), (.width, nil, nil, frame.width),
+            (.height, nil, nil, frame.height),
+        ].map { attribute, other, otherAttribute, constant in
+            LayoutConstraint(
+                item: self, attribute: attribute, relatedBy: .equal, toItem: other, attribute: otherAttribute,
+                multiplier: 1, constant: constant, priority: .required,
+                identifier: "NSAutoresizingMaskLayoutConstraint", location: nil, origin: .autoresizing)
+        }
+    }
+
+    func updateAutoresizingConstants() {
+        let constants = [storedFrame.minX, storedFrame.minY, storedFrame.width, storedFrame.height]
+        for (constraint, constant) in zip(autoresizingConstraints, constants) {
+            constraint.constant = constant
+        }
+        if !translatesAutoresizingMaskIntoConstraints { return }
+        setNeedsConstraintUpdate()
+    }
+
+    func makeContentSizeConstraints() -> [LayoutConstraint] {
+        let size = intrinsicContentSize
+        var made: [LayoutConstraint] = []
+        for (attribute, value, axis) in [
+            (LayoutAttribute.width, size.width, LayoutAxis.horizontal), (.height, size.height, .vertical),
+        ] where value >= 0 && value.isFinite {
+            made.append(
+                LayoutConstraint(
+                    item: self, attribute: attribute, relatedBy: .lessThanOrEqual, toItem: nil,
+                    attribute: nil,
+                    multiplier: 1, constant: value, priority: contentHuggingPriority(for: axis),
+                    identifier: "NSContentSizeLayoutConstraint(hugging)", location: nil, origin: .contentSize)
+            )
+            made.append(
+                LayoutConstraint(
+                    item: self, attribute: attribute, relatedBy: .greaterThanOrEqual, toItem: nil,
+                    attribute: nil, multiplier: 1, constant: value,
+                    priority: contentCompressionResistancePriority(for: axis),
+                    identifier: "NSContentSizeLayoutConstraint(compression)", location: nil,
+                    origin: .contentSize))
+        }
+        return made
+    }
+
+    /// Every constraint the engine adds for this view on its own: the frame of a view that does
+    /// not use constraints, the intrinsic size of one that does, and its guides' edges.
+    func engineConstraints() -> [LayoutConstraint] {
+        var result: [LayoutConstraint] = []
+        if superview != nil {
+            if translatesAutoresizingMaskIntoConstraints {
+                result += autoresizingConstraints
+            } else {
+                let sizeConstraints = contentSizeConstraints ?? makeContentSizeConstraints()
+                contentSizeConstraints = sizeConstraints
+                result += sizeConstraints
+            }
+        }
+        if let marginsGuide { result += marginsGuide.edgeConstraints }
+        if let safeAreaGuide { result += safeAreaGuide.edgeConstraints }
+        return result
+    }
+}
+
+@MainActor private var defaultDirectionStorage = LayoutDirection.leftToRight
