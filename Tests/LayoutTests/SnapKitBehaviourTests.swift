@@ -394,6 +394,31 @@ struct SnapKitBehaviourTests {
         #expect(root.safeAreaLayoutGuide.layoutFrame == Rect(x: 0, y: 1, width: 100, height: 47))
     }
 
+    @Test("the top and bottom of the safe area, as UIKit's top and bottom layout guides")
+    func topAndBottomLayoutGuides() throws {
+        root.additionalSafeAreaInsets = EdgeInsets(top: 3, left: 0, bottom: 4, right: 0)
+        try view.ndl.makeConstraints { make in
+            make.top.equalTo(root.safeAreaLayoutGuide.ndl.top)
+            make.bottom.equalTo(root.safeAreaLayoutGuide.ndl.bottom)
+            make.left.right.equalToSuperview()
+        }
+        try solve()
+        #expect(view.frame == Rect(x: 0, y: 3, width: 100, height: 43))
+    }
+
+    @Test("directional margins and centres within margins follow the margins")
+    func directionalMargins() throws {
+        root.directionalLayoutMargins = DirectionalEdgeInsets(top: 2, leading: 4, bottom: 2, trailing: 10)
+        try view.ndl.makeConstraints { make in make.directionalEdges.equalTo(root.ndl.directionalMargins) }
+        try other.ndl.makeConstraints { make in
+            make.centerWithinMargins.equalToSuperview()
+            make.size.equalTo(2)
+        }
+        try solve()
+        #expect(view.frame == Rect(x: 4, y: 2, width: 86, height: 46))
+        #expect(other.center == Point(x: 47, y: 25))
+    }
+
     @Test("misuse is a typed error: no superview, different trees, mismatched attributes")
     func misuse() throws {
         let loose = View()

@@ -6,7 +6,7 @@ final class LayoutEngine {
     /// The root's frame is an edit at this strength: above every optional priority (the top one,
     /// 999, is about 10⁸), below required, so required constraints that cannot fit still win and
     /// the report says the root gave way.
-    static let rootStrength = Strength(1e9)
+    static let rootStrength = View.rootFrameStrength
     /// Passes of layoutSubviews-driven changes before the engine stops and keeps what it has.
     static let maximumPasses = 8
 
@@ -36,6 +36,9 @@ final class LayoutEngine {
         }
     }
 
+    /// The solver constraints in the tableau, in no particular order.
+    var solverConstraints: [Constraint] { installed.values.map(\.solverConstraint) }
+
     func rootFrameChanged() {
         root.needsLayout = true
     }
@@ -46,12 +49,14 @@ final class LayoutEngine {
         var newReport = LayoutReport()
         var views: [View] = []
         for _ in 0..<Self.maximumPasses {
+            // The root's size first: constraints added against the real size need far fewer
+            // pivots than ones added against 0×0 and then resized.
+            suggestRootFrame()
             if needsConstraintUpdate {
                 views = updateConstraints()
             } else if views.isEmpty {
                 views = collectViews()
             }
-            suggestRootFrame()
             solver.updateVariables()
             let resized = applyFrames(views)
             root.needsLayout = false
@@ -64,14 +69,26 @@ final class LayoutEngine {
         }
         root.needsLayout = false
         checkRoot(&newReport)
-        for constraint in installed.values.map(\.constraint)
-        where constraint.origin == .user && !constraint.priority.isRequired && !constraint.isSatisfied() {
-            let reference = ConstraintReference(constraint)
+        for entry in installed.values
+        where entry.constraint.origin == .user && !entry.constraint.priority.isRequired
+            && !Self.isSatisfied(entry.solverConstraint)
+        {
+            let reference = ConstraintReference(entry.constraint)
             newReport.gaveWay.append(reference)
             LayoutLog.gaveWay(reference)
         }
         newReport.errors = constraintErrors
         report = newReport
+    }
+
+    /// Whether the solution keeps `constraint`, to within 1e-6.
+    private static func isSatisfied(_ constraint: Constraint) -> Bool {
+        let value = constraint.expression.value
+        switch constraint.relation {
+        case .equal: return abs(value) < 1e-6
+        case .lessThanOrEqual: return value < 1e-6
+        case .greaterThanOrEqual: return value > -1e-6
+        }
     }
 
     private func collectViews() -> [View] {
@@ -147,7 +164,8 @@ final class LayoutEngine {
         var additions: [(LayoutConstraint, Int)] = []
         var replaced: [Constraint] = []
         for view in views {
-            for constraint in view.engineConstraints() + view.heldConstraints.values {
+            let held = view.heldConstraints.values.sorted { $0.activationOrder < $1.activationOrder }
+            for constraint in view.engineConstraints() + held {
                 guard inTree(constraint, pass: pass, report: &report) else { continue }
                 let key = ObjectIdentifier(constraint)
                 let signature = constraint.layoutSignature()

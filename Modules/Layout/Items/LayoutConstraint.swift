@@ -55,6 +55,10 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
     /// Bumped on each change, so the engine knows to re-add the constraint.
     private(set) var version = 0
     private var holder: View?
+    /// When the constraint was last activated: the engine adds a view's constraints in this
+    /// order, so a layout solves the same way every time.
+    private(set) var activationOrder = 0
+    private static var activations = 0
 
     /// Creates an inactive constraint, as `NSLayoutConstraint(item:attribute:relatedBy:toItem:…)`.
     public convenience init(
@@ -110,6 +114,8 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
     private func install() {
         guard holder == nil, let view = firstItem?.owningView else { return }
         holder = view
+        Self.activations += 1
+        activationOrder = Self.activations
         view.hold(self)
         secondItem?.owningView?.reference(self)
     }
@@ -159,17 +165,6 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
             }
         }
         return hasher.finalize()
-    }
-
-    /// Whether the solved layout keeps the constraint, to within 1e-6.
-    func isSatisfied() -> Bool {
-        guard let solverForm = makeSolverConstraint() else { return true }
-        let value = solverForm.expression.value
-        switch relation {
-        case .equal: return abs(value) < 1e-6
-        case .lessThanOrEqual: return value < 1e-6
-        case .greaterThanOrEqual: return value > -1e-6
-        }
     }
 
     // MARK: Description

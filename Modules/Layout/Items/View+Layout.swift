@@ -1,6 +1,6 @@
 extension View {
     /// The value of an intrinsic dimension a view does not have, as `UIView.noIntrinsicMetric`.
-    public static let noIntrinsicMetric: Double = -1
+    nonisolated public static let noIntrinsicMetric: Double = -1
 
     // MARK: Layout passes
 
@@ -30,6 +30,15 @@ extension View {
         layoutIfNeeded()
         if let error = layoutReport.errors.first { throw error }
     }
+
+    /// The strength of the edit variables that hold a root view's frame: above every optional
+    /// priority (999 becomes about 10⁸), below required.
+    nonisolated public static let rootFrameStrength = Strength(1e9)
+
+    /// The solver constraints of the last layout of this view's tree, as kiwi's `dump` lists
+    /// them, for tools and benchmarks that solve the same system elsewhere. The root's
+    /// ``layoutVariables`` are edit variables at ``rootFrameStrength``.
+    public var solverConstraints: [Constraint] { rootView.engine?.solverConstraints ?? [] }
 
     /// What the last layout of this view's tree broke or skipped.
     public var layoutReport: LayoutReport { rootView.engine?.report ?? LayoutReport() }

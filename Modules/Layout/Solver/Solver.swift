@@ -14,9 +14,20 @@
 /// every add and remove, and `suggestValue` moves row constants and repairs feasibility with the
 /// dual simplex, so an edit never re-solves from scratch.
 ///
-/// One deliberate difference from kiwi: a required constraint refused as unsatisfiable leaves
-/// the solver exactly as it was (kiwi leaves the refused constraint's pivots in its tableau, so
-/// the solution moves although the constraint was refused).
+/// Deliberate differences from kiwi, each for a reason the tests or `bench layout` show:
+/// - A required constraint refused as unsatisfiable leaves the solution as it was (kiwi leaves
+///   the refused constraint's pivots in its tableau, so the solution moves although the
+///   constraint was refused). The tableau is rebuilt from the kept constraints to undo them.
+/// - Required equalities get no dummy marker. kiwi's dummies pile up along chains of views
+///   (every `top == previous.bottom` carries every dummy before it), which makes layouts
+///   quadratic; removing a required equality instead rebuilds the tableau, once for any number
+///   of removals, at the next use.
+/// - Where any symbol would do (the subject of a new row, the entering symbol of the artificial
+///   phase, ties in the dual simplex), the one in the fewest rows is taken, not the lowest id:
+///   the root's edit errors are in every row of a screen, so picking them touched the whole
+///   tableau on each add. Each row's index of the rows that contain a symbol makes pivots cost
+///   what they touch.
+/// Results still agree with kiwisolver to 1e-6 on random systems (`KiwisolverOracleTests`).
 ///
 /// A solver is not thread-safe: use it from one isolation domain.
 public final class Solver {
@@ -26,18 +37,24 @@ public final class Solver {
     }
 
     private struct EditInfo {
+        var variable: Variable
         var tag: Tag
         var constraint: Constraint
         var constant: Double
     }
 
-    private var constraints: [ObjectIdentifier: (constraint: Constraint, tag: Tag)] = [:]
+    private var constraints: [ObjectIdentifier: (constraint: Constraint, tag: Tag, order: Int)] = [:]
+    private var nextOrder = 0
+    private var needsRebuild = false
     private var rows: [Symbol: Row] = [:]
+    /// For each parametric symbol, the basic symbols whose rows contain it: pivots and
+    /// substitutions visit those rows only, never the whole tableau.
+    private var columns: [Symbol: Set<Symbol>] = [:]
     private var variables: [ObjectIdentifier: (variable: Variable, symbol: Symbol)] = [:]
     private var edits: [ObjectIdentifier: EditInfo] = [:]
     private var infeasibleRows: [Symbol] = []
-    private var objective = Row()
-    private var artificial: Row?
+    private var objective = Objective()
+    private var artificial: Objective?
     private var nextID: UInt32 = 1
 
     /// Creates an empty solver.
@@ -52,28 +69,30 @@ public final class Solver {
     public func addConstraint(_ constraint: Constraint) throws(SolverError) {
         let key = ObjectIdentifier(constraint)
         guard constraints[key] == nil else { throw .duplicateConstraint(SolverErrorSubject(constraint)) }
+        rebuildIfNeeded()
         let (row, tag) = makeRow(for: constraint)
-        var subject = chooseSubject(row, tag)
-        if !subject.isValid && row.symbols.allSatisfy({ $0.kind == .dummy }) {
+        let subject = chooseSubject(row, tag)
+        if row.isEmpty {
+            // A required equality that the others already decide: redundant if it agrees.
             guard nearZero(row.constant) else {
                 throw .unsatisfiableConstraint(SolverErrorSubject(constraint))
             }
-            subject = tag.marker
-        }
-        if !subject.isValid {
+        } else if !subject.isValid {
             // kiwi leaves a refused constraint's pivots in the tableau, so the solution changes
-            // although the constraint was refused. Ribcage restores the tableau instead.
-            let saved = snapshot()
-            guard try addWithArtificialVariable(row) else {
-                restore(saved)
+            // although the constraint was refused. Ribcage rebuilds the tableau instead.
+            let added: Bool
+            do { added = try addWithArtificialVariable(row) } catch { added = false }
+            guard added else {
+                rebuild()
                 throw .unsatisfiableConstraint(SolverErrorSubject(constraint))
             }
         } else {
             row.solve(for: subject)
             substitute(subject, with: row)
-            rows[subject] = row
+            setRow(subject, row)
         }
-        constraints[key] = (constraint, tag)
+        constraints[key] = (constraint, tag, nextOrder)
+        nextOrder += 1
         try optimize(objective)
     }
 
@@ -81,15 +100,24 @@ public final class Solver {
     ///
     /// - Throws: ``SolverError/unknownConstraint(_:)``.
     public func removeConstraint(_ constraint: Constraint) throws(SolverError) {
-        guard let (_, tag) = constraints.removeValue(forKey: ObjectIdentifier(constraint)) else {
+        guard constraints[ObjectIdentifier(constraint)] != nil else {
             throw .unknownConstraint(SolverErrorSubject(constraint))
+        }
+        rebuildIfNeeded()
+        guard let tag = constraints.removeValue(forKey: ObjectIdentifier(constraint))?.tag else {
+            throw .unknownConstraint(SolverErrorSubject(constraint))
+        }
+        guard tag.marker.isValid else {
+            // A required equality leaves no marker in the tableau (see makeRow); the next use of
+            // the solver rebuilds it from the constraints that remain, once for many removals.
+            needsRebuild = true
+            return
         }
         // Take the error variables out of the objective first, or the optimum is wrong.
         if tag.marker.kind == .error { removeMarkerEffects(tag.marker, strength: constraint.strength) }
         if tag.other.kind == .error { removeMarkerEffects(tag.other, strength: constraint.strength) }
-        if rows.removeValue(forKey: tag.marker) == nil {
-            guard let leaving = markerLeavingRow(tag.marker), let row = rows.removeValue(forKey: leaving)
-            else {
+        if removeRow(tag.marker) == nil {
+            guard let leaving = markerLeavingRow(tag.marker), let row = removeRow(leaving) else {
                 throw .internalError("failed to find leaving row")
             }
             row.solve(for: leaving, tag.marker)
@@ -119,7 +147,7 @@ public final class Solver {
         guard let tag = constraints[ObjectIdentifier(constraint)]?.tag else {
             throw .internalError("edit constraint missing")
         }
-        edits[key] = EditInfo(tag: tag, constraint: constraint, constant: 0)
+        edits[key] = EditInfo(variable: variable, tag: tag, constraint: constraint, constant: 0)
     }
 
     /// Stops `variable` being editable.
@@ -142,6 +170,7 @@ public final class Solver {
     ///
     /// - Throws: ``SolverError/unknownEditVariable(_:)``.
     public func suggestValue(_ variable: Variable, _ value: Double) throws(SolverError) {
+        rebuildIfNeeded()
         let key = ObjectIdentifier(variable)
         guard var info = edits[key] else { throw .unknownEditVariable(SolverErrorSubject(variable)) }
         let delta = value - info.constant
@@ -158,7 +187,8 @@ public final class Solver {
             return
         }
         var infeasible: [Symbol] = []
-        for (symbol, row) in rows {
+        for symbol in columns[info.tag.marker] ?? [] {
+            guard let row = rows[symbol] else { continue }
             let coefficient = row.coefficient(for: info.tag.marker)
             if coefficient != 0 && row.add(delta * coefficient) < 0 && symbol.kind != .external {
                 infeasible.append(symbol)
@@ -172,6 +202,7 @@ public final class Solver {
 
     /// Writes the solution into every variable's ``Variable/value``.
     public func updateVariables() {
+        rebuildIfNeeded()
         for (variable, symbol) in variables.values {
             variable.value = rows[symbol]?.constant ?? 0
         }
@@ -181,33 +212,59 @@ public final class Solver {
     public func reset() {
         constraints.removeAll()
         rows.removeAll()
+        columns.removeAll()
         variables.removeAll()
         edits.removeAll()
         infeasibleRows.removeAll()
-        objective = Row()
+        objective = Objective()
         artificial = nil
         nextID = 1
+        nextOrder = 0
+        needsRebuild = false
     }
 
     // MARK: The tableau
 
-    private struct Snapshot {
-        var rows: [Symbol: Row]
-        var objective: Row
-        var infeasibleRows: [Symbol]
+    /// Builds the tableau again from the kept constraints, in the order they were added, with
+    /// the edit variables at their suggested values. Only a refused constraint pays for this:
+    /// undoing the artificial phase's pivots any other way means copying the whole tableau on
+    /// every add that needs that phase, which made large layouts quadratic.
+    private func rebuildIfNeeded() {
+        if needsRebuild { rebuild() }
     }
 
-    private func snapshot() -> Snapshot {
-        Snapshot(
-            rows: rows.mapValues { Row(copying: $0) }, objective: Row(copying: objective),
-            infeasibleRows: infeasibleRows)
+    private func rebuild() {
+        needsRebuild = false
+        let kept = constraints.values.sorted { $0.order < $1.order }.map(\.constraint)
+        let savedEdits = edits.values.sorted { $0.tag.marker < $1.tag.marker }
+        let known = variables.values.sorted { $0.symbol < $1.symbol }.map(\.variable)
+        reset()
+        // Variables no constraint mentions any more still read 0 after updateVariables, as
+        // kiwi leaves them.
+        for variable in known { _ = symbol(for: variable) }
+        for constraint in kept {
+            // These held together before, so they hold again.
+            try? addConstraint(constraint)
+        }
+        for info in savedEdits {
+            guard let tag = constraints[ObjectIdentifier(info.constraint)]?.tag else { continue }
+            edits[ObjectIdentifier(info.variable)] = EditInfo(
+                variable: info.variable, tag: tag, constraint: info.constraint, constant: 0)
+            try? suggestValue(info.variable, info.constant)
+        }
     }
 
-    private func restore(_ snapshot: Snapshot) {
-        rows = snapshot.rows
-        objective = snapshot.objective
-        infeasibleRows = snapshot.infeasibleRows
-        artificial = nil
+    /// Makes `row` the row of `basic`, indexing its symbols.
+    private func setRow(_ basic: Symbol, _ row: Row) {
+        rows[basic] = row
+        for symbol in row.symbols { columns[symbol, default: []].insert(basic) }
+    }
+
+    /// Takes the row of `basic` out of the tableau and the index.
+    private func removeRow(_ basic: Symbol) -> Row? {
+        guard let row = rows.removeValue(forKey: basic) else { return nil }
+        for symbol in row.symbols { columns[symbol]?.remove(basic) }
+        return row
     }
 
     private func makeSymbol(_ kind: Symbol.Kind) -> Symbol {
@@ -259,18 +316,22 @@ public final class Solver {
                 row.insert(minus, 1)
                 objective.insert(plus, strength)
                 objective.insert(minus, strength)
-            } else {
-                let dummy = makeSymbol(.dummy)
-                tag.marker = dummy
-                row.insert(dummy)
             }
+        // kiwi gives a required equality a dummy marker, to find its row again on removal.
+        // Dummies pile up along chains of views (every `top == previous.bottom` carries all
+        // the dummies before it), which makes long layouts quadratic; without them, removing
+        // a required equality rebuilds the tableau instead (see removeConstraint).
         }
         if row.constant < 0 { row.reverseSign() }
         return (row, tag)
     }
 
     private func chooseSubject(_ row: Row, _ tag: Tag) -> Symbol {
-        if let external = row.symbols.first(where: { $0.kind == .external }) { return external }
+        // Any external symbol can be the subject; kiwi takes the lowest id. The one in the fewest
+        // rows costs the least to substitute, which keeps a layout added view by view linear.
+        if let external = row.symbols.lazy.filter({ $0.kind == .external }).min(by: cheaperToSubstitute) {
+            return external
+        }
         if tag.marker.isPivotable && row.coefficient(for: tag.marker) < 0 { return tag.marker }
         if tag.other.isPivotable && row.coefficient(for: tag.other) < 0 { return tag.other }
         return .invalid
@@ -278,27 +339,35 @@ public final class Solver {
 
     private func addWithArtificialVariable(_ row: Row) throws(SolverError) -> Bool {
         let art = makeSymbol(.slack)
-        rows[art] = Row(copying: row)
-        artificial = Row(copying: row)
-        if let artificial { try optimize(artificial) }
+        setRow(art, Row(copying: row))
+        artificial = Objective(copying: row)
+        if let artificial { try optimize(artificial, entering: cheapestEntering) }
         let success = nearZero(artificial?.constant ?? 0)
         artificial = nil
 
-        if let artRow = rows.removeValue(forKey: art) {
+        if let artRow = removeRow(art) {
             if artRow.isEmpty { return success }
             guard let entering = artRow.symbols.first(where: \.isPivotable) else { return false }
             artRow.solve(for: art, entering)
             substitute(entering, with: artRow)
-            rows[entering] = artRow
+            setRow(entering, artRow)
         }
-        for row in rows.values { row.remove(art) }
+        for basic in columns.removeValue(forKey: art) ?? [] { rows[basic]?.remove(art) }
         objective.remove(art)
         return success
     }
 
     private func substitute(_ symbol: Symbol, with row: Row) {
-        for (basic, other) in rows {
+        for basic in columns.removeValue(forKey: symbol) ?? [] {
+            guard let other = rows[basic] else { continue }
             other.substitute(symbol, with: row)
+            for added in row.symbols {
+                if other.coefficient(for: added) == 0 {
+                    columns[added]?.remove(basic)
+                } else {
+                    columns[added, default: []].insert(basic)
+                }
+            }
             if basic.kind != .external && other.constant < 0 { infeasibleRows.append(basic) }
         }
         objective.substitute(symbol, with: row)
@@ -306,27 +375,37 @@ public final class Solver {
     }
 
     /// Primal simplex on `objective` until no cost can improve.
-    private func optimize(_ objective: Row) throws(SolverError) {
-        while true {
-            guard
-                let index = objective.symbols.indices.first(where: {
-                    objective.symbols[$0].kind != .dummy && objective.coefficients[$0] < 0
-                })
-            else { return }
-            let entering = objective.symbols[index]
-            guard let leaving = leavingRow(for: entering), let row = rows.removeValue(forKey: leaving) else {
+    private func optimize(
+        _ objective: Objective, entering choose: (Objective) -> Symbol? = \.enteringSymbol
+    ) throws(SolverError) {
+        while let entering = choose(objective) {
+            guard let leaving = leavingRow(for: entering), let row = removeRow(leaving) else {
                 throw .internalError("objective is unbounded")
             }
             row.solve(for: leaving, entering)
             substitute(entering, with: row)
-            rows[entering] = row
+            setRow(entering, row)
         }
+    }
+
+    /// For the artificial phase: the negative-cost symbol in the fewest rows. Any negative one
+    /// makes progress; the lowest id (kiwi's rule) is usually the root's edit error, which
+    /// every row of a screen contains, so each such add touched the whole tableau.
+    private func cheapestEntering(_ objective: Objective) -> Symbol? {
+        objective.negativeSymbols.min(by: cheaperToSubstitute)
+    }
+
+    /// Orders symbols by how many rows contain them, then by id.
+    private func cheaperToSubstitute(_ a: Symbol, _ b: Symbol) -> Bool {
+        let (countA, countB) = (columns[a]?.count ?? 0, columns[b]?.count ?? 0)
+        return countA != countB ? countA < countB : a < b
     }
 
     /// The row that limits `entering` most; ties go to the lowest symbol id, as in kiwi.
     private func leavingRow(for entering: Symbol) -> Symbol? {
         var best: (symbol: Symbol, ratio: Double)?
-        for (symbol, row) in rows where symbol.kind != .external {
+        for symbol in columns[entering] ?? [] where symbol.kind != .external {
+            guard let row = rows[symbol] else { continue }
             let coefficient = row.coefficient(for: entering)
             guard coefficient < 0 else { continue }
             let ratio = -row.constant / coefficient
@@ -349,16 +428,17 @@ public final class Solver {
             for (symbol, coefficient) in zip(row.symbols, row.coefficients)
             where coefficient > 0 && symbol.kind != .dummy {
                 let ratio = objective.coefficient(for: symbol) / coefficient
-                if ratio < best {
+                // Ties (common: many constraints share a strength) go to the cheaper pivot.
+                if ratio < best || (ratio == best && cheaperToSubstitute(symbol, entering)) {
                     best = ratio
                     entering = symbol
                 }
             }
             guard entering.isValid else { throw .internalError("dual optimize failed") }
-            rows.removeValue(forKey: leaving)
+            _ = removeRow(leaving)
             row.solve(for: leaving, entering)
             substitute(entering, with: row)
-            rows[entering] = row
+            setRow(entering, row)
         }
     }
 
@@ -375,7 +455,7 @@ public final class Solver {
         var first: (Symbol, Double)?
         var second: (Symbol, Double)?
         var third: Symbol?
-        for symbol in rows.keys.sorted() {
+        for symbol in (columns[marker] ?? []).sorted() {
             guard let row = rows[symbol] else { continue }
             let coefficient = row.coefficient(for: marker)
             if coefficient == 0 { continue }
