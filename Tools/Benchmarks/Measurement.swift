@@ -50,6 +50,7 @@ enum Measurement {
 
     /// Formats seconds as milliseconds with two decimals.
     static func milliseconds(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "—" }
         let hundredths = Int((seconds * 100_000).rounded())
         let whole = hundredths / 100
         let fraction = hundredths % 100
@@ -58,6 +59,7 @@ enum Measurement {
 
     /// Formats a ratio as `1.23×`.
     static func ratio(_ value: Double) -> String {
+        guard value.isFinite else { return "—" }
         let hundredths = Int((value * 100).rounded())
         return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)×"
     }
