@@ -29,9 +29,6 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
         }
     }
 
-    /// The item the constraint positions.
-    var item: any LayoutItem { source.item }
-
     /// Whether every layout constraint is active.
     public var isActive: Bool {
         !layoutConstraints.isEmpty && layoutConstraints.allSatisfy(\.isActive)

@@ -39,10 +39,6 @@ final class LayoutEngine {
     /// The solver constraints in the tableau, in no particular order.
     var solverConstraints: [Constraint] { installed.values.map(\.solverConstraint) }
 
-    func rootFrameChanged() {
-        root.needsLayout = true
-    }
-
     // MARK: A layout
 
     func layout() {

@@ -72,12 +72,4 @@ extension LayoutItem {
             return expression(for: plain, direction: direction)
         }
     }
-
-    /// The value `attribute` has in the last layout, in the owning view's root coordinates.
-    func solvedValue(of attribute: LayoutAttribute) -> Double {
-        expression(
-            for: attribute, direction: owningView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
-        )
-        .value
-    }
 }

@@ -80,7 +80,6 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
             guard newValue != storedFrame else { return }
             storedFrame = newValue
             if superview == nil {
-                engine?.rootFrameChanged()
                 needsLayout = true
             } else if translatesAutoresizingMaskIntoConstraints {
                 updateAutoresizingConstants()
