@@ -53,31 +53,23 @@ extension View {
 
     /// How much the view resists growing beyond its intrinsic size along `axis` (250 by default).
     public func contentHuggingPriority(for axis: LayoutAxis) -> LayoutPriority {
-        axis == .horizontal ? huggingPriorities.horizontal : huggingPriorities.vertical
+        huggingPriorities[axis] ?? .defaultLow
     }
 
     /// Sets how much the view resists growing beyond its intrinsic size along `axis`.
     public func setContentHuggingPriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
-        if axis == .horizontal {
-            huggingPriorities.horizontal = priority
-        } else {
-            huggingPriorities.vertical = priority
-        }
+        huggingPriorities[axis] = priority
         invalidateIntrinsicContentSize()
     }
 
     /// How much the view resists shrinking below its intrinsic size along `axis` (750 by default).
     public func contentCompressionResistancePriority(for axis: LayoutAxis) -> LayoutPriority {
-        axis == .horizontal ? compressionPriorities.horizontal : compressionPriorities.vertical
+        compressionPriorities[axis] ?? .defaultHigh
     }
 
     /// Sets how much the view resists shrinking below its intrinsic size along `axis`.
     public func setContentCompressionResistancePriority(_ priority: LayoutPriority, for axis: LayoutAxis) {
-        if axis == .horizontal {
-            compressionPriorities.horizontal = priority
-        } else {
-            compressionPriorities.vertical = priority
-        }
+        compressionPriorities[axis] = priority
         invalidateIntrinsicContentSize()
     }
 
@@ -206,10 +198,9 @@ extension View {
     func updateAutoresizingConstants() {
         let constants = [storedFrame.minX, storedFrame.minY, storedFrame.width, storedFrame.height]
         for (constraint, constant) in zip(autoresizingConstraints, constants) {
+            // Each changed constant tells the engine itself.
             constraint.constant = constant
         }
-        if !translatesAutoresizingMaskIntoConstraints { return }
-        setNeedsConstraintUpdate()
     }
 
     func makeContentSizeConstraints() -> [LayoutConstraint] {

@@ -59,10 +59,8 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
     var extraSafeInsets = EdgeInsets.zero
     var marginsGuide: LayoutGuide?
     var safeAreaGuide: LayoutGuide?
-    var huggingPriorities: (horizontal: LayoutPriority, vertical: LayoutPriority) = (.defaultLow, .defaultLow)
-    var compressionPriorities: (horizontal: LayoutPriority, vertical: LayoutPriority) = (
-        .defaultHigh, .defaultHigh
-    )
+    var huggingPriorities: [LayoutAxis: LayoutPriority] = [:]
+    var compressionPriorities: [LayoutAxis: LayoutPriority] = [:]
 
     /// Creates a view with `frame` (in its superview's coordinates).
     public init(frame: Rect = .zero) {
