@@ -30,8 +30,12 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
     /// The guides added with ``addLayoutGuide(_:)``.
     public private(set) var layoutGuides: [LayoutGuide] = []
 
-    /// Whether the view is skipped when drawing. Hidden views are still laid out, as in UIKit.
-    public var isHidden = false
+    /// Whether the view is skipped when drawing. Hidden views are still laid out, as in UIKit;
+    /// a change asks the superview for ``layoutSubviews()``, so that a container such as a stack
+    /// view can collapse or restore the view.
+    public var isHidden = false {
+        didSet { if isHidden != oldValue { superview?.setNeedsLayout() } }
+    }
 
     /// Whether the view's frame is turned into constraints, so it stays where it is set. The
     /// `ndl` DSL sets this to `false`, as SnapKit does.
@@ -198,6 +202,7 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
         setNeedsConstraintUpdate()
         setNeedsLayout()
         view.didMoveToSuperview()
+        didAddSubview(view)
     }
 
     /// Inserts `view` just above `sibling`.
@@ -234,6 +239,7 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
 
     private func detachFromSuperview() {
         guard let parent = superview else { return }
+        parent.willRemoveSubview(self)
         parent.setNeedsConstraintUpdate()
         deactivateConstraintsLeaving(subtree: self)
         parent.subviews.removeAll { $0 === self }
@@ -269,6 +275,14 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
     /// Called just after the view moved to a new superview or was removed. Subclasses may
     /// override it; the default does nothing.
     open func didMoveToSuperview() {}
+
+    /// Called just after `subview` was added to this view. Subclasses may override it; the
+    /// default does nothing.
+    open func didAddSubview(_ subview: View) {}
+
+    /// Called just before `subview` is removed from this view, or moved to another. Subclasses
+    /// may override it; the default does nothing.
+    open func willRemoveSubview(_ subview: View) {}
 
     // MARK: Guides
 
