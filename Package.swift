@@ -16,6 +16,15 @@ let modules: [Module] = [
     .module("Reactor", layer: .core, dependencies: ["RIBs"], testDependencies: ["RIBs"]),
     .module("LocalProvider", layer: .core),
     .module("Layout", layer: .core, dependencies: [.log], testExclude: ["kiwi_oracle.py"]),
+    .module(
+        "HeadlessUI", layer: .core, dependencies: ["Layout", .log], testDependencies: ["Layout"],
+        testExclude: ["Snapshots"]),
+    .module(
+        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout"],
+        testDependencies: ["HeadlessUI", "Layout"], testExclude: ["Snapshots"]),
+    .module(
+        "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"],
+        testDependencies: ["RIBs", "HeadlessUI", "Layout"]),
     .module("HTTPTestServer", layer: .core, tests: false),
     .systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
     .module(
@@ -29,7 +38,7 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
-            "Layout", "RibcageTool",
+            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI",
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

@@ -1,0 +1,50 @@
+import Layout
+
+/// The bar at the bottom of a ``TabBarController``: a rule, then the tabs' titles on one row,
+/// the selected one in brackets and highlighted, as `UITabBar`.
+///
+/// ```text
+/// ──────────────────────────────
+/// [1 Todos]  2 Profile •3
+/// ```
+open class TabBar: View, Drawable {
+    /// How the selected tab is drawn.
+    public var selectedStyle = TextStyle(isBold: true, isInverse: true)
+    /// How the other tabs are drawn.
+    public var itemStyle = TextStyle.plain
+    weak var tabBarController: TabBarController?
+
+    /// Creates a bar; a tab bar controller makes its own.
+    public override init(frame: Rect = .zero) {
+        super.init(frame: frame)
+        accessibilityIdentifier = "TabBar"
+    }
+
+    /// Two rows: the rule and the tabs.
+    open override var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: 2) }
+
+    /// The tabs' labels as drawn: the number to select it with, the title and the badge.
+    public var itemTitles: [String] {
+        guard let controller = tabBarController else { return [] }
+        return controller.viewControllers.enumerated().map { index, tab in
+            let rootTitle = (tab as? NavigationController)?.viewControllers.first?.title
+            var text = "\(index + 1) " + (tab.tabBarItem.title ?? tab.title ?? rootTitle ?? "Tab")
+            if let badge = tab.tabBarItem.badgeValue { text += " •" + badge }
+            return text
+        }
+    }
+
+    /// Draws the rule and the tabs.
+    open func draw(in context: inout DrawingContext) {
+        context.drawHorizontalLine(y: 0, style: TextStyle(isDim: true))
+        guard context.height > 1 else { return }
+        var x = 1
+        let selected = tabBarController?.selectedIndex
+        for (index, title) in itemTitles.enumerated() {
+            // Brackets mark the selection where styles are off (NO_COLOR, plain text).
+            let isSelected = index == selected
+            let text = isSelected ? "[\(title)]" : " \(title) "
+            x += context.draw(text, x: x, y: 1, style: isSelected ? selectedStyle : itemStyle) + 1
+        }
+    }
+}

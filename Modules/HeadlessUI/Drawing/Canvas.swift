@@ -1,0 +1,119 @@
+/// A grid of character cells: what a renderer draws into and a terminal shows.
+///
+/// A wide character takes its cell and the next one, which is then a continuation cell that
+/// prints nothing. Writing over either half of a wide character blanks the other half, as a
+/// terminal does.
+public struct Canvas: Sendable, Hashable {
+    /// One cell of the grid.
+    public struct Cell: Sendable, Hashable {
+        /// The character drawn in the cell; a space when nothing is.
+        public var character: Character
+        /// How the character is drawn.
+        public var style: TextStyle
+        /// Whether the cell is the right half of a wide character to its left.
+        public var isContinuation: Bool
+
+        static let blank = Cell(character: " ", style: .plain, isContinuation: false)
+    }
+
+    /// The number of columns.
+    public let width: Int
+    /// The number of rows.
+    public let height: Int
+    private var cells: [Cell]
+
+    /// A blank canvas of `width` columns and `height` rows (negative sizes count as 0).
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    /// The cell at column `x` and row `y`, both from 0.
+    public subscript(x: Int, y: Int) -> Cell {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "cell (\(x), \(y)) is outside the canvas")
+        return cells[y * width + x]
+    }
+
+    /// Puts `character` at (`x`, `y`) if it fits inside `clip`, and returns the cells it took.
+    /// A wide character that would stick out of `clip` is drawn as a space instead.
+    @discardableResult
+    mutating func put(_ character: Character, x: Int, y: Int, style: TextStyle, clip: CellRect) -> Int {
+        let cellWidth = character.terminalWidth
+        guard cellWidth > 0 else { return 0 }
+        guard clip.contains(x: x, y: y) else { return cellWidth }
+        if cellWidth == 2 && !clip.contains(x: x + 1, y: y) {
+            set(Cell(character: " ", style: style, isContinuation: false), x: x, y: y)
+            return cellWidth
+        }
+        set(Cell(character: character, style: style, isContinuation: false), x: x, y: y)
+        if cellWidth == 2 { set(Cell(character: " ", style: style, isContinuation: true), x: x + 1, y: y) }
+        return cellWidth
+    }
+
+    private mutating func set(_ cell: Cell, x: Int, y: Int) {
+        let index = y * width + x
+        // Overwriting half of a wide character blanks its other half.
+        if cells[index].isContinuation, x > 0 { cells[index - 1] = .blank }
+        if !cell.isContinuation, x + 1 < width, cells[index + 1].isContinuation { cells[index + 1] = .blank }
+        cells[index] = cell
+    }
+
+    /// The rows as plain text, without styles. Trailing spaces are trimmed, so that snapshot
+    /// files stay readable in any editor.
+    public var lines: [String] {
+        (0..<height).map { y in
+            var line = ""
+            for x in 0..<width where !cells[y * width + x].isContinuation {
+                line.append(cells[y * width + x].character)
+            }
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// The canvas as text: plain rows joined by newlines, or, with `styled`, every cell with the
+    /// ANSI escape sequences of its style (each row ends with a reset).
+    public func text(styled: Bool = false) -> String {
+        guard styled else { return lines.joined(separator: "\n") }
+        return (0..<height).map(styledLine(_:)).joined(separator: "\n")
+    }
+
+    func styledLine(_ y: Int) -> String {
+        var line = ""
+        var current = TextStyle.plain
+        for x in 0..<width {
+            let cell = cells[y * width + x]
+            if cell.isContinuation { continue }
+            if cell.style != current {
+                line += "\u{1B}[0m" + cell.style.escapeSequence
+                current = cell.style
+            }
+            line.append(cell.character)
+        }
+        if current != .plain { line += "\u{1B}[0m" }
+        return line
+    }
+}
+
+/// A rectangle of whole cells.
+struct CellRect: Hashable, Sendable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+    var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+
+    func intersection(_ other: CellRect) -> CellRect {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        return CellRect(
+            x: left, y: top, width: max(0, min(maxX, other.maxX) - left),
+            height: max(0, min(maxY, other.maxY) - top))
+    }
+}

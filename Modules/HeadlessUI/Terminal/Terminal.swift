@@ -1,0 +1,58 @@
+import Dispatch
+import Foundation
+import Layout
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What HeadlessUI asks of the terminal it draws to: its size, whether it is one, and whether it
+/// wants colour.
+public enum Terminal {
+    /// The size of the terminal on `fileDescriptor` in cells, from the `TIOCGWINSZ` ioctl, or
+    /// `nil` when it is not a terminal (a pipe, a file) or reports no size.
+    public static func size(fileDescriptor: Int32 = STDOUT_FILENO) -> Size? {
+        var window = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0
+        else {
+            return nil
+        }
+        return Size(width: Double(window.ws_col), height: Double(window.ws_row))
+    }
+
+    /// Whether `fileDescriptor` is a terminal.
+    public static func isTerminal(_ fileDescriptor: Int32 = STDOUT_FILENO) -> Bool {
+        isatty(fileDescriptor) == 1
+    }
+
+    /// Whether output should carry ANSI styles: only to a terminal, and not when `NO_COLOR` is
+    /// set to anything non-empty (no-color.org) or `TERM` is `dumb`.
+    public static func wantsStyles(
+        environment: [String: String] = ProcessInfo.processInfo.environment, isTerminal: Bool
+    ) -> Bool {
+        guard isTerminal else { return false }
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        return environment["TERM"] != "dumb"
+    }
+
+    /// The terminal's resizes, as they happen (`SIGWINCH`). Iterate it on the main actor and
+    /// resize the window to ``size(fileDescriptor:)`` for each.
+    public static func resizes() -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            signal(SIGWINCH, SIG_IGN)
+            let source = SignalSource(DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global()))
+            source.source.setEventHandler { continuation.yield() }
+            source.source.resume()
+            continuation.onTermination = { _ in source.source.cancel() }
+        }
+    }
+}
+
+/// A dispatch source handed to the stream's termination handler; dispatch sources may be
+/// cancelled from any thread.
+private final class SignalSource: @unchecked Sendable {
+    let source: any DispatchSourceSignal
+    init(_ source: any DispatchSourceSignal) { self.source = source }
+}

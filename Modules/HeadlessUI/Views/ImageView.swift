@@ -1,0 +1,98 @@
+import Layout
+
+/// What a terminal knows about a picture: where it lives and, when known, its size in pixels.
+public struct Image: Sendable, Hashable {
+    /// The picture's address.
+    public var url: String
+    /// Its width and height in pixels, when known.
+    public var pixelSize: Size?
+
+    /// Describes the picture at `url`, of `pixelSize` when known.
+    public init(url: String, pixelSize: Size? = nil) {
+        self.url = url
+        self.pixelSize = pixelSize
+    }
+}
+
+/// A captioned box that stands in for a picture a terminal cannot show, as `UIImageView`.
+///
+/// ```text
+/// ╭──────────────────────────╮
+/// │          Shiba           │
+/// │ https://…/shiba/1.jpg    │
+/// │       1024 × 768 px      │
+/// ╰──────────────────────────╯
+/// ```
+///
+/// Its intrinsic size is wide enough for the caption and the size line, and, when the pixel
+/// size is known, tall enough to keep the picture's aspect ratio (a cell is about twice as tall
+/// as it is wide).
+open class ImageView: View, Drawable {
+    /// The picture, or `nil` to draw an empty box.
+    public var image: Image? {
+        didSet { if image != oldValue { invalidateIntrinsicContentSize() } }
+    }
+    /// A line of text about the picture, such as its subject.
+    public var caption: String? {
+        didSet { if caption != oldValue { invalidateIntrinsicContentSize() } }
+    }
+    /// The border's characters.
+    public var border = BorderStyle.rounded
+    /// How the caption is drawn.
+    public var captionStyle = TextStyle(isBold: true)
+
+    /// The narrowest intrinsic width, in cells.
+    nonisolated public static let minimumWidth = 24
+
+    /// Creates an image view showing `image` with a `caption`.
+    public init(image: Image? = nil, caption: String? = nil) {
+        self.image = image
+        self.caption = caption
+        super.init(frame: .zero)
+    }
+
+    /// The lines inside the box: caption, address and pixel size, those that are known.
+    public var contentLines: [String] {
+        var lines: [String] = []
+        if let caption, !caption.isEmpty { lines.append(caption) }
+        if let image {
+            lines.append(image.url)
+            if let size = image.pixelSize {
+                lines.append("\(Int(size.width.rounded())) × \(Int(size.height.rounded())) px")
+            }
+        }
+        if lines.isEmpty { lines.append("no image") }
+        return lines
+    }
+
+    /// Wide enough for every line but the address (which is shortened in the middle), tall enough
+    /// for the lines and the picture's aspect ratio.
+    open override var intrinsicContentSize: Size {
+        let lines = contentLines
+        let address = image?.url
+        let widest = lines.filter { $0 != address }.map(\.terminalWidth).max() ?? 0
+        let width = max(Self.minimumWidth, widest + 4)
+        var height = lines.count + 2
+        if let size = image?.pixelSize, size.width > 0 {
+            height = max(height, Int((Double(width) * size.height / size.width / 2).rounded()))
+        }
+        return Size(width: Double(width), height: Double(height))
+    }
+
+    /// Draws the box and its lines, centred vertically and horizontally.
+    open func draw(in context: inout DrawingContext) {
+        context.drawBox(border: border)
+        let lines = contentLines
+        let room = context.width - 4
+        guard room > 0, context.height > 2 else { return }
+        let top = 1 + max(0, (context.height - 2 - lines.count) / 2)
+        for (index, line) in lines.enumerated() where top + index < context.height - 1 {
+            let isAddress = line == image?.url
+            let fitted = TextLayout.truncate(
+                line, to: room, mode: isAddress ? .byTruncatingMiddle : .byTruncatingTail)
+            let x = 2 + (room - fitted.terminalWidth) / 2
+            let style = index == 0 && caption != nil ? captionStyle : TextStyle(isDim: isAddress)
+            context.draw(fitted, x: x, y: top + index, style: style)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HeadlessUI
+import Testing
+
+/// Compares a rendered canvas with a checked-in text file under `Snapshots/`.
+///
+/// To record or re-record: run the tests with `RIBCAGE_RECORD_SNAPSHOTS=1`, e.g.
+/// `RIBCAGE_RECORD_SNAPSHOTS=1 swift test --filter HeadlessUITests`, review the diff of
+/// `Tests/HeadlessUITests/Snapshots/`, and commit it. A recording run fails on purpose, so that
+/// it cannot pass by accident; a missing file is recorded and fails too.
+func assertSnapshot(
+    _ canvas: Canvas, named name: String, filePath: String = #filePath,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let directory = URL(filePath: filePath).deletingLastPathComponent().appending(path: "Snapshots")
+    let file = directory.appending(path: "\(name).txt")
+    let actual = canvas.text() + "\n"
+    let recording = ProcessInfo.processInfo.environment["RIBCAGE_RECORD_SNAPSHOTS"] == "1"
+    guard !recording, let expected = try? String(contentsOf: file, encoding: .utf8) else {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try actual.write(to: file, atomically: true, encoding: .utf8)
+            Issue.record(
+                "Recorded snapshot \(name) at \(file.path); review and commit it",
+                sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("Could not record snapshot \(name): \(error)", sourceLocation: sourceLocation)
+        }
+        return
+    }
+    if expected != actual {
+        Issue.record(
+            """
+            Snapshot \(name) differs (re-record with RIBCAGE_RECORD_SNAPSHOTS=1).
+            --- expected
+            \(expected)--- actual
+            \(actual)
+            """, sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,144 @@
+import HeadlessUI
+import Layout
+import Testing
+
+@MainActor
+@Suite("StackView arranges with constraints, as UIStackView")
+struct StackViewTests {
+    private func fixed(_ width: Double, _ height: Double = 1) -> View {
+        let view = FixedSizeView(size: Size(width: width, height: height))
+        return view
+    }
+
+    /// Lays `stack` out filling `size`, or, with `hugging`, at its top-left corner at its own
+    /// size.
+    private func layOut(_ stack: StackView, in size: Size, hugging: Bool = false) throws {
+        let root = View(frame: Rect(origin: .zero, size: size))
+        root.addSubview(stack)
+        try stack.ndl.makeConstraints { make in
+            if hugging {
+                make.top.leading.equalToSuperview()
+            } else {
+                make.edges.equalToSuperview()
+            }
+        }
+        try root.solveLayout()
+    }
+
+    @Test func fillPutsViewsEndToEndWithSpacingAndStretchesTheLeastHuggingOne() throws {
+        let (a, b) = (fixed(4), fixed(6))
+        b.setContentHuggingPriority(.defaultLow - 1, for: .horizontal)
+        let stack = StackView(arrangedSubviews: [a, b])
+        stack.axis = .horizontal
+        stack.spacing = 2
+        try layOut(stack, in: Size(width: 20, height: 3))
+        #expect(a.frame == Rect(x: 0, y: 0, width: 4, height: 3))
+        #expect(b.frame == Rect(x: 6, y: 0, width: 14, height: 3))
+    }
+
+    @Test func fillEquallyGivesEveryViewTheSameLength() throws {
+        let views = [fixed(1), fixed(5), fixed(2)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.axis = .horizontal
+        stack.distribution = .fillEqually
+        stack.spacing = 1
+        try layOut(stack, in: Size(width: 32, height: 1))
+        #expect(views.map(\.frame.width) == [10, 10, 10])
+        #expect(views.map(\.frame.minX) == [0, 11, 22])
+    }
+
+    @Test func fillProportionallySharesByIntrinsicSize() throws {
+        let views = [fixed(1), fixed(3)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.axis = .horizontal
+        stack.distribution = .fillProportionally
+        try layOut(stack, in: Size(width: 40, height: 1))
+        #expect(views.map(\.frame.width) == [10, 30])
+    }
+
+    @Test func equalSpacingKeepsSizesAndEvensTheGaps() throws {
+        let views = [fixed(2), fixed(4), fixed(2)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.axis = .horizontal
+        stack.distribution = .equalSpacing
+        try layOut(stack, in: Size(width: 20, height: 1))
+        #expect(views.map(\.frame.minX) == [0, 8, 18])
+        #expect(views.map(\.frame.width) == [2, 4, 2])
+    }
+
+    @Test func equalCenteringEvensTheDistancesBetweenCentres() throws {
+        let views = [fixed(2), fixed(6), fixed(2)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.axis = .horizontal
+        stack.distribution = .equalCentering
+        try layOut(stack, in: Size(width: 22, height: 1))
+        #expect(views.map(\.frame.midX) == [1, 11, 21])
+    }
+
+    @Test func alignmentPlacesViewsAcrossTheAxis() throws {
+        let (a, b) = (fixed(4, 1), fixed(6, 3))
+        let stack = StackView(arrangedSubviews: [a, b])
+        stack.alignment = .center
+        try layOut(stack, in: Size(width: 10, height: 4))
+        #expect(a.frame == Rect(x: 3, y: 0, width: 4, height: 1))
+        #expect(b.frame == Rect(x: 2, y: 1, width: 6, height: 3))
+        stack.alignment = .trailing
+        try stack.solveLayout()
+        #expect(a.frame.minX == 6)
+    }
+
+    @Test func aStackThatDoesNotFillHugsItsWidestView() throws {
+        let stack = StackView(arrangedSubviews: [fixed(4), fixed(7)])
+        stack.alignment = .leading
+        let root = View(frame: Rect(x: 0, y: 0, width: 30, height: 10))
+        root.addSubview(stack)
+        try stack.ndl.makeConstraints { make in make.top.leading.equalToSuperview() }
+        try root.solveLayout()
+        #expect(stack.frame.size == Size(width: 7, height: 2))
+    }
+
+    @Test func hidingAViewClosesItsGapAndShowingItReopensIt() throws {
+        let views = [fixed(3), fixed(3), fixed(3)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.axis = .horizontal
+        stack.spacing = 1
+        try layOut(stack, in: Size(width: 30, height: 1), hugging: true)
+        #expect(stack.frame.width == 11)
+        views[1].isHidden = true
+        try stack.solveLayout()
+        #expect(views[2].frame.minX == 4)
+        #expect(stack.frame.width == 7)
+        views[1].isHidden = false
+        try stack.solveLayout()
+        #expect(views[2].frame.minX == 8)
+    }
+
+    @Test func customSpacingAfterAViewReplacesTheSpacing() throws {
+        let views = [fixed(2), fixed(2), fixed(2)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.spacing = 1
+        stack.setCustomSpacing(3, after: views[0])
+        try layOut(stack, in: Size(width: 5, height: 20), hugging: true)
+        #expect(views.map(\.frame.minY) == [0, 4, 6])
+    }
+
+    @Test func removingAnArrangedViewFromTheStackTakesItOutOfTheArrangement() throws {
+        let views = [fixed(2), fixed(2)]
+        let stack = StackView(arrangedSubviews: views)
+        views[0].removeFromSuperview()
+        #expect(stack.arrangedSubviews.count == 1)
+        stack.removeArrangedSubview(views[1])
+        #expect(stack.arrangedSubviews.isEmpty)
+        #expect(views[1].superview === stack)  // as UIKit: still a subview
+    }
+}
+
+/// A view with a fixed intrinsic size.
+final class FixedSizeView: View {
+    let size: Size
+    init(size: Size) {
+        self.size = size
+        super.init(frame: .zero)
+    }
+    override var intrinsicContentSize: Size { size }
+}
