@@ -4,6 +4,10 @@ import NetworkProvider
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -59,10 +63,38 @@ final class Counter: Sendable {
 
 /// A port on 127.0.0.1 where nothing listens: a server started and stopped.
 func closedPort() throws -> URL {
-    let server = try HTTPTestServer { _ in .status(200) }
-    let url = server.url("/api")
-    server.stop()
-    return url
+    try ClosedPort.shared.get().url
+}
+
+/// A loopback port that refuses connections for the whole test run: a TCP socket bound to it
+/// that never listens. Holding the port (instead of closing a server's) keeps tests running in
+/// parallel from being given it for their own servers.
+final class ClosedPort: Sendable {
+    static let shared = Result<ClosedPort, any Error> { try ClosedPort() }
+
+    let url: URL
+    private let socket: Int32
+
+    private init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard socket >= 0, bound,
+            let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/api")
+        else { throw POSIXError(.EADDRNOTAVAIL) }
+        self.url = url
+    }
+
+    deinit { close(socket) }
 }
 
 extension Result {
