@@ -97,13 +97,6 @@ final class HostingCell: TableViewCell {
 
     private func attach(_ view: View) {
         contentView.addSubview(view)
-        view.translatesAutoresizingMaskIntoConstraints = false
-        LayoutConstraint.activate(
-            [(LayoutAttribute.left, 1.0), (.right, -1), (.top, 0), (.bottom, 0)].map { attribute, constant in
-                LayoutConstraint(
-                    item: view, attribute: attribute, relatedBy: .equal, toItem: contentView,
-                    attribute: attribute,
-                    constant: constant, identifier: "DeclarativeUI-row")
-            })
+        view.pinEdges(to: contentView, insets: EdgeInsets(left: 1, right: 1), identifier: "DeclarativeUI-row")
     }
 }

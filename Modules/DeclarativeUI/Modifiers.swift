@@ -28,7 +28,7 @@ extension Element {
     }
 }
 
-/// A container view whose single child is held by constraints the modifier keeps.
+/// The constraints that hold a modifier's child in its container, kept to change their insets.
 final class ModifierStorage {
     var constraints: [LayoutConstraint] = []
 }
@@ -42,18 +42,10 @@ private func host(_ child: ElementNode, in node: ElementNode, insets: EdgeInsets
     if child.view.superview !== container {
         node.children.first?.view.removeFromSuperview()
         container.addSubview(child.view)
-        child.view.translatesAutoresizingMaskIntoConstraints = false
-        storage.constraints = [
-            (LayoutAttribute.leading, insets.left), (.trailing, -insets.right), (.top, insets.top),
-            (.bottom, -insets.bottom),
-        ].map { attribute, constant in
-            LayoutConstraint(
-                item: child.view, attribute: attribute, relatedBy: .equal, toItem: container,
-                attribute: attribute,
-                constant: constant, identifier: "DeclarativeUI-modifier")
-        }
-        LayoutConstraint.activate(storage.constraints)
+        storage.constraints = child.view.pinEdges(
+            to: container, insets: insets, identifier: "DeclarativeUI-modifier")
     } else {
+        // pinEdges orders them left, right, top, bottom.
         for (constraint, constant) in zip(
             storage.constraints, [insets.left, -insets.right, insets.top, -insets.bottom])
         where constraint.constant != constant {

@@ -180,7 +180,7 @@ struct ViewControllerLifecycleTests {
         tabs.delegate = delegate
         tabs.viewControllers = [controller("Todo"), controller("Profile")]
         var results: [Bool] = []
-        let reports = capturingMisuse {
+        let reports = HeadlessUIDiagnostics.capturingMisuse {
             results = [tabs.selectTab(at: 1), tabs.selectTab(at: 7)]
         }
         #expect(results == [true, false])
@@ -221,7 +221,7 @@ struct ViewControllerLifecycleTests {
         let loose = controller("Loose")
         let root = controller("Root")
         window.rootViewController = root
-        let reports = capturingMisuse {
+        let reports = HeadlessUIDiagnostics.capturingMisuse {
             loose.present(controller("X"))
             root.present(controller("First"))
             root.present(controller("Second"))

@@ -74,7 +74,7 @@ struct RIBsHeadlessUITests {
             var isPresentedInWindow: Bool { false }
         }
         let window = Window(size: Size(width: 10, height: 2))
-        let reports = capturingMisuse { window.setRootViewController(Foreign()) }
+        let reports = HeadlessUIDiagnostics.capturingMisuse { window.setRootViewController(Foreign()) }
         #expect(reports == [.foreignViewController("Foreign")])
         #expect(window.rootViewController == nil)
     }

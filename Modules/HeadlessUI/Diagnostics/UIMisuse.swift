@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// A misuse of the view-controller API that UIKit would assert on or quietly get wrong.
 /// HeadlessUI reports it through ``HeadlessUIDiagnostics/misuseHandler`` and leaves everything
@@ -47,6 +48,14 @@ public enum HeadlessUIDiagnostics {
     /// ```
     @TaskLocal public static var misuseHandler: @Sendable (UIMisuse) -> Void = { misuse in
         logger.error("\(misuse.description)")
+    }
+
+    /// Runs `body` with misuse collected instead of sent to ``misuseHandler``, and returns what
+    /// it reported, in order. For tests.
+    public static func capturingMisuse(_ body: () throws -> Void) rethrows -> [UIMisuse] {
+        let reports = Mutex<[UIMisuse]>([])
+        try $misuseHandler.withValue({ misuse in reports.withLock { $0.append(misuse) } }) { try body() }
+        return reports.withLock { $0 }
     }
 
     static let logger = Logger(label: "ribcage.headlessui")

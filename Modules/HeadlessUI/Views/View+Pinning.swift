@@ -2,9 +2,10 @@ import Layout
 
 extension View {
     /// Holds the view's edges at `insets` inside `container`'s with active constraints, and
-    /// returns them. The view stops translating its frame into constraints.
+    /// returns them in the order left, right, top, bottom. The view stops translating its frame
+    /// into constraints. For this package's modules.
     @discardableResult
-    func pinEdges(
+    package func pinEdges(
         to container: any LayoutItem, insets: EdgeInsets = .zero, identifier: String = "HeadlessUI-pin"
     ) -> [LayoutConstraint] {
         translatesAutoresizingMaskIntoConstraints = false
