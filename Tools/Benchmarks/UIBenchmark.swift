@@ -77,9 +77,10 @@ struct UIBenchmark: AsyncParsableCommand {
         }
 
         let perFrame = handWritten / Double(frameCount)
-        func row(_ name: String, _ seconds: Double, frames: Int) {
+        // The 2 ms goal is per redrawn frame; the first frame builds the screen and has none.
+        func row(_ name: String, _ seconds: Double, frames: Int, hasGoal: Bool = true) {
             let each = seconds / Double(frames)
-            let goal = each < 0.002 ? "yes" : "no"
+            let goal = !hasGoal ? "—" : each < 0.002 ? "yes" : "no"
             print(
                 name.padding(toLength: 46, withPad: " ", startingAt: 0)
                     + "\(microseconds(each))".leftPadded(10)
@@ -96,7 +97,7 @@ struct UIBenchmark: AsyncParsableCommand {
         row("10,000-row list: scroll one row, render", scroll, frames: frameCount)
         row("resize 80x24 <-> 100x30, render", resize, frames: resizeFrames)
         row("declarative screen: state change, render", stateChange, frames: frameCount)
-        row("first frame: build, layout, render", firstFrame, frames: 1)
+        row("first frame: build, layout, render", firstFrame, frames: 1, hasGoal: false)
     }
 
     private func microseconds(_ seconds: Double) -> String {

@@ -21,6 +21,8 @@ final class LayoutEngine {
     private unowned let root: View
     private let solver = Solver()
     private var installed: [ObjectIdentifier: Installed] = [:]
+    /// The views placed by their frames, by view.
+    private var placements: [ObjectIdentifier: FramePlacement] = [:]
     private var suggestedRoot: Rect?
     private static var passCounter = 0
     var needsConstraintUpdate = true
@@ -36,8 +38,11 @@ final class LayoutEngine {
         }
     }
 
-    /// The solver constraints in the tableau, in no particular order.
-    var solverConstraints: [Constraint] { installed.values.map(\.solverConstraint) }
+    /// The solver constraints in the tableau, in no particular order: the views' constraints
+    /// and the links of the views placed by their frames (whose frames are edit variables).
+    var solverConstraints: [Constraint] {
+        installed.values.map(\.solverConstraint) + placements.values.flatMap(\.links)
+    }
 
     // MARK: A layout
 
@@ -53,6 +58,7 @@ final class LayoutEngine {
             } else if views.isEmpty {
                 views = collectViews()
             }
+            for placement in placements.values { placement.suggestFrame(to: solver) }
             solver.updateVariables()
             let resized = applyFrames(views)
             root.needsLayout = false
@@ -65,6 +71,7 @@ final class LayoutEngine {
         }
         root.needsLayout = false
         checkRoot(&newReport)
+        reportFramesGivingWay(views, into: &newReport)
         for entry in installed.values
         where entry.constraint.origin == .user && !entry.constraint.priority.isRequired
             && !Self.isSatisfied(entry.solverConstraint)
@@ -73,7 +80,7 @@ final class LayoutEngine {
             newReport.gaveWay.append(reference)
             LayoutLog.gaveWay(reference)
         }
-        newReport.errors = constraintErrors
+        newReport.errors = constraintErrors + newReport.errors
         report = newReport
     }
 
@@ -106,20 +113,58 @@ final class LayoutEngine {
     }
 
     /// Copies the solution into frames, parents first; returns the views whose size changed.
+    /// A view placed by its frame keeps the frame it was given unless required constraints
+    /// moved it.
     private func applyFrames(_ views: [View]) -> Set<ObjectIdentifier> {
         var resized: Set<ObjectIdentifier> = []
         for view in views where view !== root {
-            guard let parent = view.superview else { continue }
-            let rect = view.layoutVariables.rect
-            let parentVariables = parent.layoutVariables
-            let frame = Rect(
-                x: rect.minX - (parent === root ? 0 : parentVariables.left.value),
-                y: rect.minY - (parent === root ? 0 : parentVariables.top.value),
-                width: rect.width, height: rect.height)
+            let frame = solvedFrame(of: view)
+            if let placement = placements[ObjectIdentifier(view)] {
+                let givingWay = !placement.attributesGivingWay(solved: frame).isEmpty
+                let kept = givingWay ? frame : placement.suggested ?? frame
+                if kept.size != placement.applied?.size { resized.insert(ObjectIdentifier(view)) }
+                view.storedFrame = kept
+                placement.applied = kept
+                continue
+            }
             if frame.size != view.storedFrame.size { resized.insert(ObjectIdentifier(view)) }
             view.storedFrame = frame
         }
         return resized
+    }
+
+    /// The solved rectangle of `view` in its superview's coordinates.
+    private func solvedFrame(of view: View) -> Rect {
+        let rect = view.layoutVariables.rect
+        guard let parent = view.superview, parent !== root else { return rect }
+        let parentVariables = parent.layoutVariables
+        return rect.offsetBy(dx: -parentVariables.left.value, dy: -parentVariables.top.value)
+    }
+
+    /// Reports each frame that required constraints moved as a broken
+    /// `NSAutoresizingMaskLayoutConstraint`, with the smallest set it conflicts with.
+    private func reportFramesGivingWay(_ views: [View], into report: inout LayoutReport) {
+        for placement in placements.values {
+            guard let view = placement.view else { continue }
+            let givingWay = placement.attributesGivingWay(solved: solvedFrame(of: view))
+            guard let attribute = givingWay.first, let suggested = placement.suggested else { continue }
+            let frameConstraints = view.makeAutoresizingConstraints(for: suggested)
+            let broken = frameConstraints[attribute]
+            guard let refused = broken.makeSolverConstraint() else { continue }
+            var among = installed.values.map { ($0.constraint, $0.solverConstraint) }
+            for other in placements.values where other !== placement {
+                guard let frame = other.suggested, let otherView = other.view else { continue }
+                among += otherView.makeAutoresizingConstraints(for: frame).compactMap { constraint in
+                    constraint.makeSolverConstraint().map { (constraint, $0) }
+                }
+            }
+            let involved = ConflictExplainer.smallestConflict(for: refused, among: among)
+            let failure = LayoutError.unsatisfiableConstraints(
+                broken: ConstraintReference(broken),
+                involved: involved.map(ConstraintReference.init) + [ConstraintReference(broken)])
+            report.errors.append(failure)
+            LayoutLog.misuse(failure)
+        }
     }
 
     private func updateSafeAreas(_ views: [View]) {
@@ -160,6 +205,7 @@ final class LayoutEngine {
         var additions: [(LayoutConstraint, Int)] = []
         var replaced: [Constraint] = []
         for view in views {
+            updatePlacement(of: view, pass: pass)
             let held = view.heldConstraints.values.sorted { $0.activationOrder < $1.activationOrder }
             for constraint in view.engineConstraints() + held {
                 guard inTree(constraint, pass: pass, report: &report) else { continue }
@@ -181,11 +227,30 @@ final class LayoutEngine {
             replaced.append(entry.solverConstraint)
             installed[key] = nil
         }
+        for (key, placement) in placements where placement.seen != pass {
+            placement.uninstall(from: solver)
+            placements[key] = nil
+        }
         for solverConstraint in replaced { try? solver.removeConstraint(solverConstraint) }
         for (constraint, signature) in additions {
             add(constraint, signature: signature, pass: pass, report: &report)
         }
         return views
+    }
+
+    /// Gives a view placed by its frame a placement under its current superview, and marks it
+    /// seen; an unseen placement is removed after the walk.
+    private func updatePlacement(of view: View, pass: Int) {
+        guard let parent = view.superview, view.translatesAutoresizingMaskIntoConstraints else { return }
+        let key = ObjectIdentifier(view)
+        if let placement = placements[key], placement.parent == ObjectIdentifier(parent) {
+            placement.seen = pass
+            return
+        }
+        placements[key]?.uninstall(from: solver)
+        let placement = FramePlacement(view: view, parent: parent, pass: pass)
+        placement.install(in: solver)
+        placements[key] = placement
     }
 
     private func inTree(_ constraint: LayoutConstraint, pass: Int, report: inout LayoutReport) -> Bool {

@@ -48,7 +48,8 @@ extension View {
     /// Tells the engine that ``intrinsicContentSize`` changed.
     public func invalidateIntrinsicContentSize() {
         contentSizeConstraints = nil
-        setNeedsConstraintUpdate()
+        // A view placed by its frame has no size constraints to replace, as in UIKit.
+        if !translatesAutoresizingMaskIntoConstraints { setNeedsConstraintUpdate() }
     }
 
     /// How much the view resists growing beyond its intrinsic size along `axis` (250 by default).
@@ -180,9 +181,11 @@ extension View {
 
     // MARK: The engine's own constraints
 
-    func makeAutoresizingConstraints() -> [LayoutConstraint] {
+    /// Auto Layout's four required equalities for a view placed at `frame`. The engine holds
+    /// such a frame as edit variables instead (see `FramePlacement`); these name a frame that
+    /// had to give way, in reports.
+    func makeAutoresizingConstraints(for frame: Rect) -> [LayoutConstraint] {
         guard let superview else { return [] }
-        let frame = storedFrame
         return [
             (LayoutAttribute.left, superview as View?, LayoutAttribute.left, frame.minX),
             (.top, superview, .top, frame.minY), (.width, nil, nil, frame.width),
@@ -192,14 +195,6 @@ extension View {
                 item: self, attribute: attribute, relatedBy: .equal, toItem: other, attribute: otherAttribute,
                 multiplier: 1, constant: constant, priority: .required,
                 identifier: "NSAutoresizingMaskLayoutConstraint", location: nil, origin: .autoresizing)
-        }
-    }
-
-    func updateAutoresizingConstants() {
-        let constants = [storedFrame.minX, storedFrame.minY, storedFrame.width, storedFrame.height]
-        for (constraint, constant) in zip(autoresizingConstraints, constants) {
-            // Each changed constant tells the engine itself.
-            constraint.constant = constant
         }
     }
 
@@ -227,18 +222,15 @@ extension View {
         return made
     }
 
-    /// Every constraint the engine adds for this view on its own: the frame of a view that does
-    /// not use constraints, the intrinsic size of one that does, and its guides' edges.
+    /// Every constraint the engine adds for this view on its own: the intrinsic size of a view
+    /// that uses constraints, and its guides' edges. (The frame of one that does not is the
+    /// engine's edit variables; see `FramePlacement`.)
     func engineConstraints() -> [LayoutConstraint] {
         var result: [LayoutConstraint] = []
-        if superview != nil {
-            if translatesAutoresizingMaskIntoConstraints {
-                result += autoresizingConstraints
-            } else {
-                let sizeConstraints = contentSizeConstraints ?? makeContentSizeConstraints()
-                contentSizeConstraints = sizeConstraints
-                result += sizeConstraints
-            }
+        if superview != nil && !translatesAutoresizingMaskIntoConstraints {
+            let sizeConstraints = contentSizeConstraints ?? makeContentSizeConstraints()
+            contentSizeConstraints = sizeConstraints
+            result += sizeConstraints
         }
         if let marginsGuide { result += marginsGuide.edgeConstraints }
         if let safeAreaGuide { result += safeAreaGuide.edgeConstraints }

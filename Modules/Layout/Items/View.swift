@@ -55,7 +55,6 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
     /// The engine pass that last saw this view, to tell members of a tree in O(1).
     var passToken = 0
 
-    lazy var autoresizingConstraints = makeAutoresizingConstraints()
     var contentSizeConstraints: [LayoutConstraint]?
     var layoutMarginsStorage = EdgeInsets(all: 8)
     let ndlStore = NDLConstraintStore()
@@ -84,7 +83,8 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
             if superview == nil {
                 needsLayout = true
             } else if translatesAutoresizingMaskIntoConstraints {
-                updateAutoresizingConstants()
+                // The engine suggests the new frame to its edit variables at the next layout.
+                rootView.needsLayout = true
             }
         }
     }
@@ -198,7 +198,6 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
         view.engine = nil
         subviews.insert(view, at: min(max(0, index), subviews.count))
         view.superview = self
-        view.autoresizingConstraints = view.makeAutoresizingConstraints()
         setNeedsConstraintUpdate()
         setNeedsLayout()
         view.didMoveToSuperview()
