@@ -10,8 +10,13 @@ struct ScaffoldTests {
         // swift-tools-version: 6.1
         import PackageDescription
 
+        let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
         let modules: [Module] = [
             .module("RIBs", layer: .core),
+            .module("Layout", layer: .core, dependencies: [logging]),
+            .module("HeadlessUI", layer: .core, dependencies: ["Layout", logging]),
+            .module("RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"]),
         ]
 
         struct Module {
@@ -22,8 +27,10 @@ struct ScaffoldTests {
             var testDependencies: [Target.Dependency] = []
             var hasTests = true
 
-            static func module(_ name: String, layer: Layer) -> Module {
-                Module(name: name, layer: layer, hasTests: name != "RIBs")
+            /// The modules copied from Ribcage come without their tests.
+            static func module(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
+                let copied = ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"]
+                return Module(name: name, layer: layer, dependencies: dependencies, hasTests: !copied.contains(name))
             }
             static func feature(
                 _ name: String, dependencies: [Target.Dependency] = [], testDependencies: [Target.Dependency] = []
@@ -40,7 +47,9 @@ struct ScaffoldTests {
         }
 
         let package = Package(
-            name: "Workspace", products: [], targets: modules.flatMap(\\.targets), swiftLanguageModes: [.v6])
+            name: "Workspace", products: [],
+            dependencies: [.package(url: "https://github.com/apple/swift-log", from: "1.16.2")],
+            targets: modules.flatMap(\\.targets), swiftLanguageModes: [.v6])
 
         """
 
@@ -52,6 +61,9 @@ struct ScaffoldTests {
         | Module | Path | Layer | Product | Dependencies | Test target |
         |--------|------|-------|---------|--------------|-------------|
         | RIBs | Modules/RIBs | Core | library | — | — |
+        | Layout | Modules/Layout | Core | library | Logging (swift-log) | — |
+        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Logging (swift-log) | — |
+        | RIBsHeadlessUI | Modules/RIBsHeadlessUI | Core | library | RIBs, HeadlessUI | — |
 
         ## Layers
 
@@ -73,11 +85,14 @@ struct ScaffoldTests {
         let folder = try TemporaryFolder()
         try folder.write(manifest, to: "Package.swift")
         try folder.write(project, to: "Project.swift.md")
-        let ribs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Modules/RIBs").standardizedFileURL
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("Modules"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: ribs, to: folder.url.appendingPathComponent("Modules/RIBs"))
+        for module in ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"] {
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Modules/\(module)").standardizedFileURL
+            try FileManager.default.copyItem(
+                at: source, to: folder.url.appendingPathComponent("Modules/\(module)"))
+        }
         try commit(folder, "start")
         return folder
     }
@@ -90,7 +105,7 @@ struct ScaffoldTests {
     }
 
     @Test(
-        "a RIB, a viewless child RIB with --parent, and a module build and pass their tests with no hand edits"
+        "a RIB with a HeadlessUI view controller, a viewless child RIB with --parent, and a module build and pass their tests with no hand edits"
     )
     func scaffoldBuildsAndPasses() throws {
         let folder = try Self.workspace()
@@ -103,6 +118,13 @@ struct ScaffoldTests {
         ])
         #expect(child.succeeded, "\(child.errorText)")
         #expect(child.outputText.contains("created Modules/Features/Sample/SampleComponent+Child.swift"))
+        let sampleViewController = try String(
+            contentsOf: folder.url.appendingPathComponent(
+                "Modules/Features/Sample/SampleViewController.swift"),
+            encoding: .utf8)
+        #expect(
+            sampleViewController.contains(
+                "final class SampleViewController: ViewController, SamplePresentable"))
         try Self.commit(folder, "child")
         let money = try RibcageExecutableTests.ribcage([
             "new", "module", "Money", "--layer", "domain", "--path", path,

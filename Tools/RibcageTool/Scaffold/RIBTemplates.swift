@@ -147,25 +147,66 @@ enum RIBTemplates {
             """
     }
 
-    static func viewController(_ name: String) -> String {
-        """
-        import RIBs
+    /// A view controller for `name`: a HeadlessUI `ViewController` when the workspace has the
+    /// RIBsHeadlessUI adapter, which makes it `ViewControllable`; otherwise a bare class.
+    static func viewController(_ name: String, headlessUI: Bool) -> String {
+        guard headlessUI else {
+            return """
+                import RIBs
 
-        /// What the view reports to the interactor.
-        @MainActor
-        protocol \(name)PresentableListener: AnyObject {}
+                /// What the view reports to the interactor.
+                @MainActor
+                protocol \(name)PresentableListener: AnyObject {}
 
-        /// \(name)'s view controller.
-        @MainActor
-        final class \(name)ViewController: \(name)Presentable, \(name)ViewControllable {
-            weak var listener: (any \(name)PresentableListener)?
-            var isPresentedInWindow = false
+                /// \(name)'s view controller.
+                @MainActor
+                final class \(name)ViewController: \(name)Presentable, \(name)ViewControllable {
+                    weak var listener: (any \(name)PresentableListener)?
+                    var isPresentedInWindow = false
+                }
+
+                """
         }
+        return """
+            import HeadlessUI
+            import Layout
+            import RIBs
+            import RIBsHeadlessUI
 
-        """
+            /// What the view reports to the interactor.
+            @MainActor
+            protocol \(name)PresentableListener: AnyObject {}
+
+            /// \(name)'s screen, drawn by HeadlessUI. RIBsHeadlessUI makes every `ViewController`
+            /// `ViewControllable`, so routers can push and present it.
+            @MainActor
+            final class \(name)ViewController: ViewController, \(name)Presentable, \(name)ViewControllable {
+                weak var listener: (any \(name)PresentableListener)?
+
+                private let titleLabel = Label("\(name)")
+
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    title = "\(name)"
+                    view.addSubview(titleLabel)
+                    try? titleLabel.ndl.makeConstraints { make in
+                        make.top.leading.equalToSuperview().inset(1)
+                    }
+                }
+            }
+
+            """
     }
 
-    static func tests(_ name: String, viewless: Bool) -> String {
+    static func tests(_ name: String, viewless: Bool, headlessUI: Bool = false) -> String {
+        let viewCheck =
+            headlessUI
+            ? """
+
+                    viewController.loadViewIfNeeded()
+                    #expect(viewController.title == "\(name)")
+            """
+            : ""
         let interactorTest =
             viewless
             ? """
@@ -178,7 +219,7 @@ enum RIBTemplates {
             : """
                     let viewController = \(name)ViewController()
                     let interactor = \(name)Interactor(presenter: viewController)
-                    #expect(viewController.listener === interactor)
+                    #expect(viewController.listener === interactor)\(viewCheck)
                     interactor.activate()
                     #expect(interactor.isActive)
                     interactor.deactivate()

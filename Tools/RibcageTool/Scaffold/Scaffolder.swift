@@ -27,10 +27,16 @@ public struct Scaffolder: Sendable {
                 throw RibcageError.scaffoldRefused("the parent '\(parent)' is not a feature in Package.swift")
             }
         }
+        // A RIB with a view gets a HeadlessUI view controller where the workspace has the adapter.
+        let headlessUI = !viewless && package.contains(".module(\"RIBsHeadlessUI\"")
+        let dependencies = headlessUI ? ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"] : ["RIBs"]
+        let quoted = dependencies.map { "\"\($0)\"" }.joined(separator: ", ")
         package = try appendingModuleLine(
-            "    .feature(\"\(name)\", dependencies: [\"RIBs\"], testDependencies: [\"RIBs\"]),", to: package)
+            "    .feature(\"\(name)\", dependencies: [\(quoted)], testDependencies: [\"RIBs\"]),", to: package
+        )
         project = try appendingRow(
-            "| \(name) | Modules/Features/\(name) | Features | library | RIBs | \(name)Tests |",
+            "| \(name) | Modules/Features/\(name) | Features | library | \(dependencies.joined(separator: ", ")) "
+                + "| \(name)Tests |",
             toTable: "Modules", in: project)
 
         let folder = "Modules/Features/\(name)"
@@ -38,10 +44,17 @@ public struct Scaffolder: Sendable {
             ("\(folder)/\(name)Builder.swift", RIBTemplates.builder(name, viewless: viewless)),
             ("\(folder)/\(name)Interactor.swift", RIBTemplates.interactor(name, viewless: viewless)),
             ("\(folder)/\(name)Router.swift", RIBTemplates.router(name, viewless: viewless)),
-            ("Tests/\(name)Tests/\(name)Tests.swift", RIBTemplates.tests(name, viewless: viewless)),
+            (
+                "Tests/\(name)Tests/\(name)Tests.swift",
+                RIBTemplates.tests(name, viewless: viewless, headlessUI: headlessUI)
+            ),
         ]
         if !viewless {
-            files.append(("\(folder)/\(name)ViewController.swift", RIBTemplates.viewController(name)))
+            files.append(
+                (
+                    "\(folder)/\(name)ViewController.swift",
+                    RIBTemplates.viewController(name, headlessUI: headlessUI)
+                ))
         }
 
         if let parent {
