@@ -30,6 +30,10 @@ let modules: [Module] = [
     .module(
         "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"],
         testDependencies: ["HTTPTestServer", .log]),
+    .module("Domain", layer: .domain),
+    .module(
+        "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider"],
+        testDependencies: ["Domain", "NetworkProvider", "LocalProvider", "HTTPTestServer"]),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),

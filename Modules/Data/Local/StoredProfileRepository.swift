@@ -1,0 +1,19 @@
+import Domain
+import LocalProvider
+
+/// The profile in a ``LocalStore``; the app uses a ``UserDefaultsStore`` suite of the flavor's
+/// own, as the seeds keep small settings in UserDefaults.
+public struct StoredProfileRepository: ProfileRepository {
+    private let value: StoredValue<Profile>
+
+    /// A profile kept in `store`.
+    public init(store: any LocalStore) {
+        value = StoredValue(store: store, key: StorageKey("profile"), empty: Profile())
+    }
+
+    /// The saved profile, or an empty one.
+    public func loadProfile() throws(RepositoryError) -> Profile { try value.load() }
+
+    /// Saves `profile`.
+    public func saveProfile(_ profile: Profile) throws(RepositoryError) { try value.save(profile) }
+}

@@ -1,0 +1,28 @@
+import Domain
+import LocalProvider
+
+/// One value in a ``LocalStore``, read and written with the app's ``RepositoryError``s.
+struct StoredValue<Value: Codable & Sendable>: Sendable {
+    let store: any LocalStore
+    let key: StorageKey<Value>
+    /// What a store that has nothing yet gives.
+    let empty: Value
+
+    func load() throws(RepositoryError) -> Value {
+        do {
+            return try store.load(key) ?? empty
+        } catch StorageError.corruptFile(_, let quarantinedAt, _) {
+            throw .unreadable(reason: "moved to \(quarantinedAt.path)")
+        } catch {
+            throw .unreadable(reason: "\(error)")
+        }
+    }
+
+    func save(_ value: Value) throws(RepositoryError) {
+        do {
+            try store.save(value, for: key)
+        } catch {
+            throw .unwritable(reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import NetworkProvider
+
+/// The Cat API (`https://api.thecatapi.com/v1`), as a ``TargetType``. The `x-api-key` header is
+/// optional; without it the API serves a basic set of images. `NetworkLoggerPlugin` redacts it.
+public struct CatAPI: TargetType {
+    /// The public API's address.
+    public static let defaultBaseURL = APIAddress.literal("https://api.thecatapi.com/v1")
+
+    /// The endpoints the app uses.
+    public enum Endpoint: Sendable, Equatable {
+        /// `GET /images/search`: `[{"id", "url", "width", "height", "breeds": [...]}]`.
+        case searchImages
+    }
+
+    /// The API's address; tests and `TODOAPP_API_BASE_URL` point it elsewhere.
+    public var baseURL: URL
+    /// Which endpoint.
+    public var endpoint: Endpoint
+    /// The key, when there is one (the app reads `CAT_API_KEY`).
+    public var apiKey: String?
+    /// Seconds before a request gives up.
+    public var timeout: TimeInterval?
+
+    /// Creates a target.
+    public init(
+        _ endpoint: Endpoint, baseURL: URL = CatAPI.defaultBaseURL, apiKey: String? = nil,
+        timeout: TimeInterval? = 10
+    ) {
+        self.endpoint = endpoint
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.timeout = timeout
+    }
+
+    /// The endpoint's path.
+    public var path: String {
+        switch endpoint {
+        case .searchImages: "images/search"
+        }
+    }
+
+    /// JSON, and the key when there is one.
+    public var headers: [String: String]? {
+        var headers = ["Accept": "application/json"]
+        if let apiKey, !apiKey.isEmpty { headers["x-api-key"] = apiKey }
+        return headers
+    }
+
+    /// A documented answer, served by `--offline`.
+    public var sampleData: Data {
+        Data(
+            #"[{"id":"ebv","url":"https://cdn2.thecatapi.com/images/ebv.jpg","width":176,"height":540,"breeds":[{"id":"abys","name":"Abyssinian"}]}]"#
+                .utf8)
+    }
+}
+
+/// One image of `/images/search`. Only `id` and `url` are guaranteed; sizes may be `null`.
+struct CatImage: Decodable {
+    struct Breed: Decodable {
+        var name: String?
+    }
+
+    var id: String
+    var url: String
+    var width: Int?
+    var height: Int?
+    var breeds: [Breed]?
+}

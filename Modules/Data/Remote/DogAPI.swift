@@ -1,0 +1,51 @@
+import Foundation
+import NetworkProvider
+
+/// The Dog CEO API (`https://dog.ceo/api`), as a ``TargetType``. No key is needed.
+public struct DogAPI: TargetType {
+    /// The public API's address.
+    public static let defaultBaseURL = APIAddress.literal("https://dog.ceo/api")
+
+    /// The endpoints the app uses.
+    public enum Endpoint: Sendable, Equatable {
+        /// `GET /breeds/image/random`: `{"message": "<image URL>", "status": "success"}`.
+        case randomImage
+    }
+
+    /// The API's address; tests and `TODOAPP_API_BASE_URL` point it elsewhere.
+    public var baseURL: URL
+    /// Which endpoint.
+    public var endpoint: Endpoint
+    /// Seconds before a request gives up.
+    public var timeout: TimeInterval?
+
+    /// Creates a target.
+    public init(_ endpoint: Endpoint, baseURL: URL = DogAPI.defaultBaseURL, timeout: TimeInterval? = 10) {
+        self.endpoint = endpoint
+        self.baseURL = baseURL
+        self.timeout = timeout
+    }
+
+    /// The endpoint's path.
+    public var path: String {
+        switch endpoint {
+        case .randomImage: "breeds/image/random"
+        }
+    }
+
+    /// JSON, please.
+    public var headers: [String: String]? { ["Accept": "application/json"] }
+
+    /// A documented answer, served by `--offline`.
+    public var sampleData: Data {
+        Data(
+            #"{"message":"https://images.dog.ceo/breeds/hound-afghan/n02088094_1003.jpg","status":"success"}"#
+                .utf8)
+    }
+}
+
+/// The body of `/breeds/image/random`, and of Dog CEO's errors.
+struct DogImageResponse: Decodable {
+    var message: String
+    var status: String
+}

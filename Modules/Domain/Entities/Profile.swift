@@ -1,0 +1,13 @@
+/// The person using the app.
+public struct Profile: Hashable, Codable, Sendable {
+    /// A display name; may be empty.
+    public var name: String
+    /// A few words about them; may be empty.
+    public var bio: String
+
+    /// Creates a profile.
+    public init(name: String = "", bio: String = "") {
+        self.name = name
+        self.bio = bio
+    }
+}

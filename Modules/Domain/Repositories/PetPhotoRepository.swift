@@ -1,0 +1,35 @@
+/// Where pet photos come from: the flavor's API.
+public protocol PetPhotoRepository: Sendable {
+    /// Which animal this repository shows.
+    var pet: Pet { get }
+    /// A random photo.
+    ///
+    /// - Throws: ``PetPhotoError`` saying why there is none.
+    func randomPhoto() async throws(PetPhotoError) -> PetPhoto
+}
+
+/// Why no photo came. Each case reads as a status line.
+public enum PetPhotoError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No connection: refused, no route, host not found.
+    case offline(String)
+    /// No answer in time.
+    case timeout
+    /// The API answered with an error status.
+    case http(status: Int, message: String?)
+    /// The answer was not the JSON the API documents.
+    case malformedResponse(String)
+    /// The request was cancelled (a newer refresh replaced it).
+    case cancelled
+
+    /// A sentence for the status line.
+    public var description: String {
+        switch self {
+        case .offline(let reason): "No network: \(reason)"
+        case .timeout: "The photo request timed out."
+        case .http(let status, let message):
+            "The API answered \(status)" + (message.map { ": \($0)" } ?? ".")
+        case .malformedResponse(let reason): "The API's answer was malformed: \(reason)"
+        case .cancelled: "The request was cancelled."
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// Where the profile is kept.
+public protocol ProfileRepository: Sendable {
+    /// The saved profile, or an empty one.
+    func loadProfile() throws(RepositoryError) -> Profile
+    /// Saves `profile`.
+    func saveProfile(_ profile: Profile) throws(RepositoryError)
+}

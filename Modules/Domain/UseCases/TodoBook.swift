@@ -1,0 +1,73 @@
+import Foundation
+
+/// The app's todos: a ``TodoList`` kept in a ``TodoRepository``. Every change is saved at once,
+/// so nothing is lost on quit or on a kill. One book is shared by the screens that change the
+/// todos (the list and the add screen), as a RIB component shares a stream.
+@MainActor
+public final class TodoBook {
+    /// The todos as they are now, saved or not.
+    public private(set) var list: TodoList
+    private let repository: any TodoRepository
+    private let clock: @Sendable () -> Date
+
+    /// Opens the book over `repository`. When what was stored cannot be read, the book starts
+    /// empty and ``loadError`` says why.
+    public init(repository: any TodoRepository, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.repository = repository
+        self.clock = clock
+        do {
+            list = TodoList(try repository.loadTodos())
+            loadError = nil
+        } catch {
+            list = TodoList()
+            loadError = error
+        }
+    }
+
+    /// Why the stored todos could not be read when the book opened, if they could not.
+    public let loadError: RepositoryError?
+
+    /// Adds a todo.
+    ///
+    /// - Throws: ``TodoError``; with ``TodoError/notSaved(_:)`` the todo was added in memory.
+    @discardableResult
+    public func add(title: String) throws(TodoError) -> Todo {
+        let todo = try list.add(title: title, now: clock())
+        try save()
+        return todo
+    }
+
+    /// Toggles a todo between done and not done.
+    public func toggle(_ id: UUID) throws(TodoError) {
+        try list.toggle(id)
+        try save()
+    }
+
+    /// Renames a todo.
+    public func rename(_ id: UUID, to title: String) throws(TodoError) {
+        try list.rename(id, to: title)
+        try save()
+    }
+
+    /// Deletes a todo.
+    public func delete(_ id: UUID) throws(TodoError) {
+        try list.delete(id)
+        try save()
+    }
+
+    /// Deletes every done todo; returns how many.
+    @discardableResult
+    public func clearCompleted() throws(TodoError) -> Int {
+        let removed = list.clearCompleted()
+        if removed > 0 { try save() }
+        return removed
+    }
+
+    private func save() throws(TodoError) {
+        do {
+            try repository.saveTodos(list.todos)
+        } catch {
+            throw .notSaved(error)
+        }
+    }
+}
