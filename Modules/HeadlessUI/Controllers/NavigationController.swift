@@ -74,6 +74,15 @@ open class NavigationController: ViewController {
         return visible
     }
 
+    /// The top controller.
+    open override var visibleChild: ViewController? { topViewController }
+
+    /// `back` does what the bar's back item does (``goBack()``).
+    open override func handle(_ command: TerminalCommand) -> CommandResult {
+        guard command.name == "back" else { return .notHandled }
+        return goBack() ? .handled : .failed("There is nothing to go back to.")
+    }
+
     /// The bar and, under it, the content area that holds the top controller's view.
     open override func loadView() {
         let root = View()

@@ -69,6 +69,22 @@ open class TabBarController: ViewController {
         return true
     }
 
+    /// The selected tab.
+    open override var visibleChild: ViewController? { selectedViewController }
+
+    /// `tab NAME` or `tab N` taps a tab: by its title (any case) or its number from 1.
+    open override func handle(_ command: TerminalCommand) -> CommandResult {
+        guard command.name == "tab" else { return .notHandled }
+        let wanted = command.text().lowercased()
+        let titles = viewControllers.map { ($0.tabBarItem.title ?? $0.title ?? "").lowercased() }
+        let index = titles.firstIndex(of: wanted) ?? Int(wanted).map { $0 - 1 }
+        guard let index, viewControllers.indices.contains(index) else {
+            return .failed("No tab \"\(command.text())\"; the tabs are \(titles.joined(separator: ", ")).")
+        }
+        selectTab(at: index)
+        return .handled
+    }
+
     /// The content area above the bar, which holds the selected tab's view.
     open override func loadView() {
         let root = View()

@@ -112,6 +112,17 @@ open class ViewController {
     /// Called after the view went off screen.
     open func viewDidDisappear() {}
 
+    // MARK: Commands
+
+    /// The child controller whose view is on screen in this one: the top of a navigation stack,
+    /// the selected tab. Commands go to it first (see ``commandResponders``). `nil` by default.
+    open var visibleChild: ViewController? { nil }
+
+    /// Handles a line typed at the prompt, as a responder handles a key command in UIKit.
+    /// Return ``CommandResult/notHandled`` for commands that are not this controller's, so that
+    /// its parent gets them. The default handles nothing.
+    open func handle(_ command: TerminalCommand) -> CommandResult { .notHandled }
+
     // MARK: Containment callbacks
 
     /// Called before the controller is added to `parent`, or removed from its parent (`nil`).

@@ -1,0 +1,31 @@
+extension ViewController {
+    /// The responders for a command, first to last: the controller on screen deepest in this one
+    /// (the presented one, the top of a navigation stack, the selected tab), then its parents and
+    /// presenters up to this controller.
+    public var commandResponders: [ViewController] {
+        var deepest = self
+        while let next = deepest.presentedViewController ?? deepest.visibleChild { deepest = next }
+        var chain: [ViewController] = []
+        var current: ViewController? = deepest
+        while let responder = current {
+            chain.append(responder)
+            if responder === self { break }
+            current = responder.parent ?? responder.presentingViewController
+        }
+        return chain
+    }
+}
+
+extension Window {
+    /// Sends `command` along the responder chain of the root controller until one handles it
+    /// or fails it.
+    ///
+    /// - Returns: ``CommandResult/notHandled`` when no controller on screen knows the command.
+    public func perform(_ command: TerminalCommand) -> CommandResult {
+        for responder in rootViewController?.commandResponders ?? [] {
+            let result = responder.handle(command)
+            if result != .notHandled { return result }
+        }
+        return .notHandled
+    }
+}
