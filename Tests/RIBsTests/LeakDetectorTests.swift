@@ -20,6 +20,29 @@ struct LeakDetectorTests {
         _ = object
     }
 
+    @Test("a check whose object is gone completes at the next tick, long before its deadline")
+    func completesEarly() async {
+        let detector = LeakDetector(reportsLeaksAsAssertions: false, environment: [:])
+        var object: Object? = Object()
+        if let object {
+            detector.expectDeallocate(object: object, inTime: 60)
+            detector.expectViewControllerDisappear(ViewControllerStub(), inTime: 60)
+        }
+        object = nil
+        let clock = ContinuousClock()
+        let started = clock.now
+        await detector.waitUntilComplete()
+        // Not a speed check: waiting out the 60 s deadline would take twice this bound.
+        #expect(clock.now - started < .seconds(30))
+        #expect(detector.leaks.isEmpty)
+        _ = object
+    }
+
+    @MainActor
+    final class ViewControllerStub: ViewControllable {
+        var isPresentedInWindow: Bool { true }
+    }
+
     @Test("reports an object that outlives its deadline, naming it")
     func reportsLeak() async {
         let detector = LeakDetector(reportsLeaksAsAssertions: false, environment: [:])
