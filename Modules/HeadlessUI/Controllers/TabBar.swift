@@ -12,6 +12,12 @@ open class TabBar: View, Drawable {
     public var selectedStyle = TextStyle(isBold: true, isInverse: true)
     /// How the other tabs are drawn.
     public var itemStyle = TextStyle.plain
+    /// Text drawn at the right end of the tabs' row, such as the app's name; `nil` for none.
+    public var trailingText: String? {
+        didSet { if trailingText != oldValue { setNeedsLayout() } }
+    }
+    /// How ``trailingText`` is drawn.
+    public var trailingStyle = TextStyle(isDim: true)
     weak var tabBarController: TabBarController?
 
     /// Creates a bar; a tab bar controller makes its own.
@@ -45,6 +51,13 @@ open class TabBar: View, Drawable {
             let isSelected = index == selected
             let text = isSelected ? "[\(title)]" : " \(title) "
             x += context.draw(text, x: x, y: 1, style: isSelected ? selectedStyle : itemStyle) + 1
+        }
+        if let trailingText {
+            let width = trailingText.terminalWidth
+            // Only where it fits after the tabs, so that it never covers one.
+            if context.width - 1 - width > x {
+                context.draw(trailingText, x: context.width - 1 - width, y: 1, style: trailingStyle)
+            }
         }
     }
 }

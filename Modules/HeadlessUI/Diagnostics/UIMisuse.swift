@@ -18,6 +18,8 @@ public enum UIMisuse: Error, Sendable, Hashable, CustomStringConvertible {
     case tabIndexOutOfRange(index: Int, count: Int)
     /// A window's root that is not a HeadlessUI ``ViewController``.
     case foreignViewController(String)
+    /// A controller's constraints were refused by Layout (see ``ViewController/makeLayout(_:)``).
+    case invalidConstraints(controller: String, reason: String)
 
     /// What went wrong, and what HeadlessUI did instead.
     public var description: String {
@@ -34,6 +36,8 @@ public enum UIMisuse: Error, Sendable, Hashable, CustomStringConvertible {
             "tab \(index) does not exist (there are \(count)); the selection did not change"
         case .foreignViewController(let controller):
             "\(controller) is not a HeadlessUI ViewController, so a Window cannot show it"
+        case .invalidConstraints(let controller, let reason):
+            "\(controller)'s constraints were refused (\(reason)); the rest of its layout stands"
         }
     }
 }
