@@ -1,37 +1,6 @@
 import Domain
 import Foundation
-import Synchronization
 import Testing
-
-/// A repository in memory that can be told to fail.
-final class InMemoryTodoRepository: TodoRepository {
-    private let state:
-        Mutex<(todos: [Todo], saves: Int, failure: RepositoryError?, loadFailure: RepositoryError?)>
-
-    init(_ todos: [Todo] = [], loadFailure: RepositoryError? = nil) {
-        state = Mutex((todos, 0, nil, loadFailure))
-    }
-
-    var saved: [Todo] { state.withLock { $0.todos } }
-    var saves: Int { state.withLock { $0.saves } }
-    func failSaves(with error: RepositoryError?) { state.withLock { $0.failure = error } }
-
-    func loadTodos() throws(RepositoryError) -> [Todo] {
-        let (todos, failure) = state.withLock { ($0.todos, $0.loadFailure) }
-        if let failure { throw failure }
-        return todos
-    }
-
-    func saveTodos(_ todos: [Todo]) throws(RepositoryError) {
-        let failure: RepositoryError? = state.withLock { state in
-            if let failure = state.failure { return failure }
-            state.todos = todos
-            state.saves += 1
-            return nil
-        }
-        if let failure { throw failure }
-    }
-}
 
 @MainActor
 @Suite("TodoBook: changes are saved at once; failures are typed and keep the change in memory")
@@ -44,8 +13,8 @@ struct TodoBookTests {
         try book.toggle(milk.id)
         try book.add(title: "eggs")
         #expect(try book.clearCompleted() == 1)
-        #expect(repository.saved.map(\.title) == ["eggs"])
-        #expect(repository.saves == 4)
+        #expect(repository.savedTodos.map(\.title) == ["eggs"])
+        #expect(repository.saveCount == 4)
         #expect(TodoBook(repository: repository).list == book.list)
     }
 
@@ -58,7 +27,7 @@ struct TodoBookTests {
         #expect(book.list.todos.map(\.title) == ["milk"])
         repository.failSaves(with: nil)
         try book.add(title: "eggs")
-        #expect(repository.saved.map(\.title) == ["milk", "eggs"])
+        #expect(repository.savedTodos.map(\.title) == ["milk", "eggs"])
     }
 
     @Test("an unreadable store opens an empty book and says why")
