@@ -34,6 +34,30 @@ let modules: [Module] = [
     .module(
         "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider"],
         testDependencies: ["Domain", "NetworkProvider", "LocalProvider", "HTTPTestServer"]),
+    .feature(
+        "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"],
+        testDependencies: ["RIBs", "Domain", "HeadlessUI"]),
+    .feature(
+        "Todo",
+        dependencies: ["RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"],
+        testDependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"]),
+    .feature(
+        "Profile",
+        dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "DeclarativeUI", "RIBsHeadlessUI"],
+        testDependencies: ["RIBs", "Domain", "Layout", "HeadlessUI"]),
+    .feature(
+        "Root", dependencies: ["RIBs", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
+        testDependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"]),
+    .app(
+        "TodoAppCore",
+        dependencies: [
+            "RIBs", "Domain", "Data", "LocalProvider", "NetworkProvider", "Layout", "HeadlessUI",
+            "RIBsHeadlessUI",
+            "Root",
+        ],
+        testDependencies: ["HTTPTestServer"]),
+    .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
+    .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
     .tool("RibcageTool", dependencies: [.argumentParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),

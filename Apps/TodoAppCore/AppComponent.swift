@@ -1,0 +1,70 @@
+import Data
+import Domain
+import Foundation
+import HeadlessUI
+import LocalProvider
+import NetworkProvider
+import RIBs
+import Root
+
+/// The composition root: it opens the stores, picks the flavor's API (live or offline), and
+/// makes each object the RIBs share once, with `shared { }`. Only the app sees Data; features
+/// see Domain's protocols.
+@MainActor
+final class AppComponent: Component<any EmptyDependency>, RootDependency {
+    let configuration: AppConfiguration
+    private let dataStore: PlistFileStore
+    private let settingsStore: UserDefaultsStore
+
+    /// Opens the flavor's stores.
+    ///
+    /// - Throws: ``AppError/cannotOpen(_:)`` when the data folder cannot be created or read.
+    init(configuration: AppConfiguration) throws(AppError) {
+        self.configuration = configuration
+        do {
+            dataStore = try PlistFileStore(root: configuration.dataDirectory, durability: .durable)
+            settingsStore = try UserDefaultsStore(suiteName: "\(configuration.flavor.namespace).profile")
+        } catch {
+            throw .cannotOpen("cannot open the data folder \(configuration.dataDirectory.path): \(error)")
+        }
+        super.init(dependency: EmptyComponent())
+    }
+
+    var appName: String { configuration.flavor.name }
+
+    var accentColor: Color { configuration.flavor.accent }
+
+    var activity: ActivityTracker { shared { ActivityTracker() } }
+
+    var todoBook: TodoBook { shared { TodoBook(repository: StoredTodoRepository(store: dataStore)) } }
+
+    var favoritePhotos: FavoritePhotos {
+        shared { FavoritePhotos(repository: StoredFavoritePhotoRepository(store: dataStore)) }
+    }
+
+    var profileRepository: any ProfileRepository {
+        shared { StoredProfileRepository(store: settingsStore) }
+    }
+
+    var petPhotoRepository: any PetPhotoRepository {
+        shared { makePetPhotoRepository() }
+    }
+
+    private func makePetPhotoRepository() -> any PetPhotoRepository {
+        let offline = configuration.isOffline
+        let timeout = configuration.requestTimeout
+        switch configuration.flavor.pet {
+        case .dog:
+            return DogPhotoRepository(
+                provider: NetworkProvider(
+                    retryPolicy: .never, stubBehavior: { _ in offline ? .immediate : .never }),
+                baseURL: configuration.apiBaseURL ?? DogAPI.defaultBaseURL, timeout: timeout)
+        case .cat:
+            return CatPhotoRepository(
+                provider: NetworkProvider(
+                    retryPolicy: .never, stubBehavior: { _ in offline ? .immediate : .never }),
+                baseURL: configuration.apiBaseURL ?? CatAPI.defaultBaseURL, apiKey: configuration.catAPIKey,
+                timeout: timeout)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Domain
+import Foundation
+import HeadlessUI
+import Layout
+import LocalProvider
+
+/// Everything the environment and the command line decide about one run.
+public struct AppConfiguration: Sendable {
+    /// Which flavor.
+    public var flavor: AppFlavor
+    /// The window's size in cells.
+    public var size: Size
+    /// Serve the APIs' bundled sample answers instead of asking the network.
+    public var isOffline: Bool
+    /// Why the app is offline when it chose so itself; shown in the status line.
+    public var offlineReason: String?
+    /// The API's base URL: `TODOAPP_API_BASE_URL`, or the public API's.
+    public var apiBaseURL: URL?
+    /// The Cat API's key (`CAT_API_KEY`); never logged or drawn.
+    public var catAPIKey: String?
+    /// Seconds before a photo request gives up (`TODOAPP_TIMEOUT`, 10 by default).
+    public var requestTimeout: TimeInterval
+    /// Where the todos and favourites live.
+    public var dataDirectory: URL
+    /// The folder UserDefaults writes its suite files to.
+    public var configDirectory: URL
+
+    /// Reads `environment`:
+    /// - `TODOAPP_HOME`: keep data in `$TODOAPP_HOME/data/<flavor>` and UserDefaults in
+    ///   `$TODOAPP_HOME/config`, instead of the XDG folders;
+    /// - `XDG_DATA_HOME`, `XDG_CONFIG_HOME`: the XDG folders;
+    /// - `TODOAPP_API_BASE_URL`, `CAT_API_KEY`, `TODOAPP_TIMEOUT`.
+    ///
+    /// - Throws: ``AppError/badEnvironment(_:)`` for a base URL or timeout that does not parse.
+    public init(
+        flavor: AppFlavor, options: AppOptions, environment: [String: String]
+    ) throws(AppError) {
+        self.flavor = flavor
+        size = options.size
+        isOffline = options.offline
+        if let home = environment["TODOAPP_HOME"], !home.isEmpty {
+            let root = URL(fileURLWithPath: home, isDirectory: true)
+            dataDirectory = root.appendingPathComponent("data/\(flavor.namespace)", isDirectory: true)
+            configDirectory = root.appendingPathComponent("config", isDirectory: true)
+        } else {
+            dataDirectory = StorageLocation.dataDirectory(
+                namespace: flavor.namespace, environment: environment)
+            configDirectory = StorageLocation.configDirectory(environment: environment)
+        }
+        if let base = environment["TODOAPP_API_BASE_URL"], !base.isEmpty {
+            guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil
+            else { throw .badEnvironment("TODOAPP_API_BASE_URL is not an http(s) URL: \(base)") }
+            apiBaseURL = url
+        }
+        catAPIKey = environment["CAT_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        requestTimeout = 10
+        if let text = environment["TODOAPP_TIMEOUT"] {
+            guard let seconds = TimeInterval(text), seconds > 0, seconds.isFinite else {
+                throw .badEnvironment("TODOAPP_TIMEOUT is not a positive number of seconds: \(text)")
+            }
+            requestTimeout = seconds
+        }
+    }
+}
+
+/// Why the app could not start.
+public enum AppError: Error, Equatable, CustomStringConvertible {
+    /// An environment variable's value is not usable.
+    case badEnvironment(String)
+    /// A command-line argument is not usable.
+    case badArgument(String)
+    /// The data folder or the script could not be opened.
+    case cannotOpen(String)
+
+    /// A sentence for standard error.
+    public var description: String {
+        switch self {
+        case .badEnvironment(let reason), .badArgument(let reason), .cannotOpen(let reason): reason
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Domain
+import Foundation
+import HeadlessUI
+import Layout
+import RIBs
+import RIBsHeadlessUI
+import Root
+
+/// The headless TodoApp: it launches the RIB tree into a HeadlessUI window, then reads commands
+/// (typed, or from `--script`), sends each along the window's responder chain, waits until the
+/// screens have settled, and draws the frame.
+@MainActor
+public final class TodoApp {
+    /// How a run ended, as the process's exit status.
+    public enum ExitStatus: Int32, Sendable {
+        /// Normal end.
+        case success = 0
+        /// The RIBs leak detector found a leak.
+        case leaked = 3
+        /// A bad argument or environment variable (`EX_USAGE`).
+        case usage = 64
+        /// The data folder or the script could not be opened (`EX_CANTCREAT`).
+        case cannotOpen = 73
+    }
+
+    private let configuration: AppConfiguration
+    private let component: AppComponent
+    private let window: Window
+    private let router: any LaunchRouting
+    private let screen: TerminalScreen
+    private let output: (String) -> Void
+    private let leakDetector: LeakDetector
+
+    init(configuration: AppConfiguration, screen: TerminalScreen, output: @escaping (String) -> Void)
+        throws(AppError)
+    {
+        self.configuration = configuration
+        self.screen = screen
+        self.output = output
+        leakDetector = LeakDetector(reportsLeaksAsAssertions: false)
+        LeakDetector.setInstance(leakDetector)
+        component = try AppComponent(configuration: configuration)
+        window = Window(size: configuration.size)
+        router = RootBuilder(dependency: component).build()
+    }
+
+    /// Runs the flavor with the process's arguments and environment; returns the exit status.
+    public static func main(flavor: AppFlavor) async -> Int32 {
+        ConfigFolder.relaunchIfNeeded()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? flavor.name).lastPathComponent
+        return await run(
+            flavor: flavor, arguments: arguments, environment: ProcessInfo.processInfo.environment, name: name
+        )
+        .rawValue
+    }
+
+    /// Runs the flavor; returns how it ended.
+    public static func run(
+        flavor: AppFlavor, arguments: [String], environment: [String: String], name: String
+    ) async -> ExitStatus {
+        let options: AppOptions
+        var configuration: AppConfiguration
+        do {
+            options = try AppOptions(arguments: arguments)
+            if options.wantsHelp {
+                print(AppOptions.usage(for: name))
+                return .success
+            }
+            configuration = try AppConfiguration(flavor: flavor, options: options, environment: environment)
+        } catch {
+            printError("\(name): \(error)\n\(AppOptions.usage(for: name))")
+            return .usage
+        }
+        if !options.hasExplicitSize, options.script == nil, let size = Terminal.size() {
+            configuration.size = Size(width: max(40, size.width), height: max(12, size.height - 2))
+        }
+        if !configuration.isOffline, configuration.apiBaseURL == nil {
+            let host = (flavor.pet == .dog ? "dog.ceo" : "api.thecatapi.com")
+            if await !Reachability.canResolve(host) {
+                configuration.isOffline = true
+                configuration.offlineReason = "\(host) cannot be resolved: offline, with sample photos."
+            }
+        }
+
+        let commands: CommandSource
+        do {
+            commands = try CommandSource(script: options.script)
+        } catch {
+            printError("\(name): \(error)")
+            return .cannotOpen
+        }
+        let scripted = options.script != nil
+        let screen =
+            scripted ? TerminalScreen(mode: .append, styled: false, write: writeOut) : TerminalScreen()
+        let app: TodoApp
+        do {
+            app = try TodoApp(configuration: configuration, screen: screen, output: writeOut)
+        } catch {
+            printError("\(name): \(error)")
+            return .cannotOpen
+        }
+        return await app.run(commands, echo: scripted)
+    }
+
+    private func run(_ commands: CommandSource, echo: Bool) async -> ExitStatus {
+        router.launch(from: window)
+        await component.activity.waitUntilIdle()
+        var message = configuration.offlineReason ?? "Type `help` for the commands."
+        draw(message: message, prompt: !echo)
+        while let line = await commands.next() {
+            guard let command = TerminalCommand(line) else { continue }
+            if echo { output("> \(command.line)\n") }
+            switch command.name {
+            case "quit", "exit":
+                return await finish()
+            case "help":
+                message = AppHelp.text
+            case "tree":
+                message = RouterTree(router).text
+            default:
+                switch window.perform(command) {
+                case .handled: message = ""
+                case .failed(let reason): message = reason
+                case .notHandled: message = "Unknown here: \(command.name). Type `help` for the commands."
+                }
+            }
+            await component.activity.waitUntilIdle()
+            draw(message: message, prompt: !echo)
+        }
+        return await finish()
+    }
+
+    private func draw(message: String, prompt: Bool) {
+        screen.present(window.render())
+        var text = message.isEmpty ? "" : message + "\n"
+        if prompt { text += "\(configuration.flavor.name)> " }
+        if !text.isEmpty { output(text) }
+    }
+
+    /// Detaches nothing (the tree lives until the process ends) but waits for the leak checks
+    /// of RIBs detached during the run, and reports any leak.
+    private func finish() async -> ExitStatus {
+        await leakDetector.waitUntilComplete()
+        guard leakDetector.leaks.isEmpty else {
+            for leak in leakDetector.leaks { printError("RIBs leak: \(leak)") }
+            return .leaked
+        }
+        return .success
+    }
+}
+
+private func writeOut(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+private func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,65 @@
+import HeadlessUI
+import Layout
+import RIBs
+import RIBsHeadlessUI
+
+/// What the screen reports to the interactor.
+@MainActor
+protocol AddTodoPresentableListener: AnyObject {
+    func didTapSave(title: String)
+    func didTapCancel()
+}
+
+/// A title field with Save and Cancel, written with HeadlessUI's UIKit-like views.
+/// Commands: `save <title>` and `cancel`; `back` is the navigation bar's.
+@MainActor
+final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoViewControllable {
+    weak var listener: (any AddTodoPresentableListener)?
+
+    let titleField = TextField(placeholder: "What needs doing? (save <title>)")
+    let problemLabel = Label()
+    private lazy var saveButton = Button(title: "Save") { [weak self] in self?.save() }
+    private lazy var cancelButton = Button(title: "Cancel") { [weak self] in self?.listener?.didTapCancel() }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "New todo"
+        problemLabel.textStyle = TextStyle(foreground: .red)
+        let buttons = StackView(arrangedSubviews: [saveButton, cancelButton])
+        buttons.axis = .horizontal
+        buttons.spacing = 2
+        let form = StackView(arrangedSubviews: [Label("Title"), titleField, buttons, problemLabel])
+        form.spacing = 1
+        form.alignment = .leading
+        view.addSubview(form)
+        makeLayout {
+            _ = try form.ndl.makeConstraints { make in
+                make.top.leading.equalToSuperview().offset(1)
+                make.trailing.equalToSuperview().offset(-1)
+            }
+            _ = try titleField.ndl.makeConstraints { make in make.width.equalTo(form) }
+        }
+    }
+
+    func showProblem(_ problem: String?) {
+        problemLabel.text = problem ?? ""
+    }
+
+    private func save() {
+        listener?.didTapSave(title: titleField.text)
+    }
+
+    override func handle(_ command: TerminalCommand) -> CommandResult {
+        switch command.name {
+        case "save":
+            titleField.text = command.text()
+            save()
+            return .handled
+        case "cancel":
+            listener?.didTapCancel()
+            return .handled
+        default:
+            return .notHandled
+        }
+    }
+}

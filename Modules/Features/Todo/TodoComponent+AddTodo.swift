@@ -1,0 +1,5 @@
+import AddTodo
+import Domain
+
+// Todo's component gives AddTodo the same book (Uber's Component Extension).
+extension TodoComponent: AddTodoDependency {}

@@ -1,0 +1,129 @@
+import Domain
+import Foundation
+import HeadlessUI
+import Layout
+import RIBs
+import Testing
+
+@testable import Profile
+
+@MainActor
+final class ProfilePresenterMock: ProfilePresentable {
+    weak var listener: (any ProfilePresentableListener)?
+    var states: [ProfileState] = []
+
+    func present(_ state: ProfileState) { states.append(state) }
+}
+
+@MainActor
+final class ProfileDependencyMock: ProfileDependency {
+    let store = InMemoryProfileStore(profile: Profile(name: "Ada"))
+    let photos: InMemoryPetPhotoRepository
+    lazy var favoritePhotos = FavoritePhotos(repository: store)
+    let activity = ActivityTracker()
+    var profileRepository: any ProfileRepository { store }
+    var petPhotoRepository: any PetPhotoRepository { photos }
+
+    init(answers: [Result<PetPhoto, PetPhotoError>]) {
+        photos = InMemoryPetPhotoRepository(pet: .dog, answers: answers)
+    }
+}
+
+@MainActor
+final class ProfileListenerMock: ProfileListener {}
+
+func dogPhoto(_ name: String) -> PetPhoto {
+    PetPhoto(
+        id: name, pet: .dog, url: URL(fileURLWithPath: "/breeds/pug/\(name).jpg"), breed: "pug")
+}
+
+@MainActor
+@Suite("Profile: the person, the flavor's photo with its failures, and favourites")
+struct ProfileTests {
+    func makeInteractor(_ dependency: ProfileDependencyMock) -> (ProfileInteractor, ProfilePresenterMock) {
+        let presenter = ProfilePresenterMock()
+        let interactor = ProfileInteractor(
+            presenter: presenter, profiles: dependency.store, photos: dependency.photos,
+            favorites: dependency.favoritePhotos, activity: dependency.activity)
+        return (interactor, presenter)
+    }
+
+    @Test("activation loads the profile and a photo; refresh asks for another")
+    func loadAndRefresh() async {
+        let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])
+        let (interactor, presenter) = makeInteractor(dependency)
+        interactor.activate()
+        #expect(presenter.states.last?.isLoading == true)
+        await dependency.activity.waitUntilIdle()
+        #expect(presenter.states.last?.profile.name == "Ada")
+        #expect(presenter.states.last?.photo?.id == "a")
+        #expect(presenter.states.last?.isLoading == false)
+        interactor.didTapRefresh()
+        await dependency.activity.waitUntilIdle()
+        #expect(presenter.states.last?.photo?.id == "b")
+        #expect(dependency.photos.requestCount == 2)
+        interactor.deactivate()
+    }
+
+    @Test("a failed request keeps the last photo and shows the reason")
+    func failure() async {
+        let dependency = ProfileDependencyMock(answers: [
+            .success(dogPhoto("a")), .failure(.http(status: 500, message: nil)), .failure(.timeout),
+        ])
+        let (interactor, presenter) = makeInteractor(dependency)
+        interactor.activate()
+        await dependency.activity.waitUntilIdle()
+        interactor.didTapRefresh()
+        await dependency.activity.waitUntilIdle()
+        #expect(presenter.states.last?.status == "The API answered 500.")
+        #expect(presenter.states.last?.photo?.id == "a")
+        interactor.didTapRefresh()
+        await dependency.activity.waitUntilIdle()
+        #expect(presenter.states.last?.status == "The photo request timed out.")
+        interactor.deactivate()
+    }
+
+    @Test("fav keeps and drops the photo, persisted; name and bio are saved")
+    func favouritesAndProfile() async {
+        let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a"))])
+        let (interactor, presenter) = makeInteractor(dependency)
+        interactor.didTapFavorite()
+        #expect(presenter.states.last?.status == "There is no photo to keep yet; try `refresh`.")
+        interactor.activate()
+        await dependency.activity.waitUntilIdle()
+        interactor.didTapFavorite()
+        #expect(presenter.states.last?.isFavorite == true)
+        #expect(presenter.states.last?.favoriteCount == 1)
+        #expect((try? dependency.store.loadFavorites().map(\.id)) == ["a"])
+        interactor.didTapFavorite()
+        #expect((try? dependency.store.loadFavorites())?.isEmpty == true)
+        interactor.didChangeName("Grace")
+        interactor.didChangeBio("compilers")
+        #expect((try? dependency.store.loadProfile()) == Profile(name: "Grace", bio: "compilers"))
+        dependency.store.failSaves(with: .unwritable(reason: "read-only"))
+        interactor.didChangeBio("lost?")
+        #expect(presenter.states.last?.status == "Profile not saved: could not write (read-only)")
+        #expect(presenter.states.last?.profile.bio == "lost?", "the screen keeps what was typed")
+        interactor.deactivate()
+    }
+
+    @Test("the builder wires the screen, whose declarative view shows the photo and takes commands")
+    func builderAndScreen() async throws {
+        let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a"))])
+        let router = ProfileBuilder(dependency: dependency).build(withListener: ProfileListenerMock())
+        let screen = try #require(router.viewControllable as? ProfileViewController)
+        let window = Window(size: Size(width: 60, height: 16))
+        window.rootViewController = screen
+        window.makeKeyAndVisible()
+        router.interactable.activate()
+        router.load()
+        await dependency.activity.waitUntilIdle()
+        let text = window.render().lines.joined(separator: "\n")
+        #expect(text.contains("Ada"))
+        #expect(text.contains("Your dog: pug · size unknown"))
+        #expect(screen.handle(try #require(TerminalCommand("name Grace Hopper"))) == .handled)
+        #expect(window.render().lines.contains { $0.contains("Grace Hopper") })
+        #expect(screen.handle(try #require(TerminalCommand("done 1"))) == .notHandled)
+        router.interactable.deactivate()
+    }
+}

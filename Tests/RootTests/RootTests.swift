@@ -1,0 +1,52 @@
+import Domain
+import Foundation
+import HeadlessUI
+import Layout
+import RIBs
+import RIBsHeadlessUI
+import Testing
+
+@testable import Root
+
+@MainActor
+final class RootDependencyMock: RootDependency {
+    let appName = "TodoApp-Test"
+    let accentColor = Color.cyan
+    let todoBook = TodoBook(repository: InMemoryTodoRepository([Todo(title: "milk")]))
+    let store = InMemoryProfileStore()
+    lazy var favoritePhotos = FavoritePhotos(repository: store)
+    let activity = ActivityTracker()
+    var profileRepository: any ProfileRepository { store }
+    var petPhotoRepository: any PetPhotoRepository {
+        InMemoryPetPhotoRepository(pet: .cat, answers: [.failure(.offline("no route"))])
+    }
+}
+
+@MainActor
+@Suite("Root: launches a tab bar of Todo and Profile")
+struct RootTests {
+    @Test("launch attaches Todo and Profile as tabs, and tab switches between them")
+    func launch() async throws {
+        let dependency = RootDependencyMock()
+        let router = RootBuilder(dependency: dependency).build()
+        let window = Window(size: Size(width: 70, height: 14))
+        router.launch(from: window)
+        await dependency.activity.waitUntilIdle()
+        #expect(
+            RouterTree(router).text == """
+                RootRouter [active, view]
+                ├─ TodoRouter [active, view]
+                └─ ProfileRouter [active, view]
+                """)
+        let tabs = try #require(window.rootViewController as? TabBarController)
+        #expect(tabs.viewControllers.count == 2)
+        #expect(tabs.tabBar.itemTitles == ["1 Todo •1", "2 Profile"])
+        let todoScreen = window.render().lines.joined(separator: "\n")
+        #expect(todoScreen.contains("1. [ ] milk"))
+        #expect(todoScreen.contains("TodoApp-Test"))
+        #expect(window.perform(try #require(TerminalCommand("tab profile"))) == .handled)
+        #expect(window.render().lines.contains { $0.contains("No network: no route") })
+        #expect(window.perform(try #require(TerminalCommand("done 1"))) == .notHandled)
+        router.interactable.deactivate()
+    }
+}

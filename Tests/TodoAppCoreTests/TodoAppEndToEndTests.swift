@@ -1,0 +1,206 @@
+import Foundation
+import HTTPTestServer
+import Testing
+
+/// The built executables, run with `--script` against a loopback server, frame by frame.
+@Suite("TodoApp end to end: the built executables against a local server", .serialized)
+struct TodoAppEndToEndTests {
+    static let dogJSON =
+        #"{"message":"https://images.dog.ceo/breeds/terrier-norfolk/n02094114_1505.jpg","status":"success"}"#
+    static let catJSON =
+        #"[{"id":"0XYvRd7oD","url":"https://cdn2.thecatapi.com/images/0XYvRd7oD.jpg","width":1204,"height":1445,"breeds":[{"id":"abys","name":"Abyssinian"}]}]"#
+
+    @Test(
+        "Dog: add, back, toggle, edit, delete, filter, clear, profile, favourite; the RIB tree after each step; all of it after a relaunch"
+    )
+    func dogFlavor() throws {
+        let server = try HTTPTestServer { request in
+            request.path == "/api/breeds/image/random" ? .json(Self.dogJSON) : .status(404)
+        }
+        defer { server.stop() }
+        let home = try TemporaryHome()
+        var app = try AppProcess("TodoAppDog", home: home.url)
+        app.environment["TODOAPP_API_BASE_URL"] = server.url("/api").absoluteString
+
+        let run = try app.run([
+            "new", "tree", "save buy milk", "tree",
+            "new", "back", "tree",
+            "new", "save walk the dog", "new", "cancel", "tree",
+            "new", "save   ", "back",
+            "done 1", "edit 2 walk the dog twice", "filter done", "filter active", "filter all",
+            "new", "save temporary", "delete 3", "clear",
+            "tab profile", "name Ada Lovelace", "bio Dogs > cats", "fav", "tab todo", "quit",
+        ])
+        #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+        #expect(run.errors.isEmpty, "no leak or error reports: \(run.errors)")
+
+        #expect(run.after("new")?.contains("New todo") == true)
+        #expect(run.after("tree")?.contains("└─ AddTodoRouter [active, view]") == true)
+        #expect(run.after("save buy milk")?.contains("1. [ ] buy milk") == true)
+        #expect(run.after("tree", occurrence: 1)?.contains("AddTodoRouter") == false)
+        #expect(run.after("back")?.contains("New todo") == false)
+        #expect(run.after("tree", occurrence: 2)?.contains("AddTodoRouter") == false, "back detaches AddTodo")
+        #expect(run.after("cancel")?.contains("2. [ ] walk the dog") == true)
+        #expect(run.after("tree", occurrence: 3)?.contains("AddTodoRouter") == false)
+        #expect(run.after("save")?.contains("A todo needs a title.") == true)
+        #expect(run.after("done 1")?.contains("1. [x] buy milk") == true)
+        #expect(run.after("edit 2 walk the dog twice")?.contains("2. [ ] walk the dog twice") == true)
+        let done = try #require(run.after("filter done"))
+        #expect(done.contains("1. [x] buy milk") && !done.contains("walk"))
+        #expect(run.after("filter active")?.contains("1. [ ] walk the dog twice") == true)
+        #expect(run.after("delete 3")?.contains("temporary") == false)
+        let cleared = try #require(run.after("clear"))
+        #expect(cleared.contains("Cleared 1 done.") && cleared.contains("1. [ ] walk the dog twice"))
+
+        let profile = try #require(run.after("tab profile"))
+        #expect(profile.contains("Your dog: norfolk terrier · size unknown"))
+        #expect(profile.contains("https://images.dog.ceo/breeds/terrier-norfolk/n02094114_1505.jpg"))
+        #expect(profile.contains("TodoApp-Dog"))
+        #expect(run.after("fav")?.contains("1 kept") == true)
+
+        let relaunch = try app.run(["tree", "tab profile", "quit"])
+        #expect(relaunch.status == 0)
+        #expect(relaunch.output.contains("1. [ ] walk the dog twice"))
+        #expect(!relaunch.output.contains("buy milk"))
+        let relaunchedProfile = try #require(relaunch.after("tab profile"))
+        #expect(relaunchedProfile.contains("Ada Lovelace"))
+        #expect(relaunchedProfile.contains("Dogs > cats"))
+        #expect(relaunchedProfile.contains("1 kept"))
+        #expect(relaunch.after("tree")?.contains("ProfileRouter [active, view]") == true)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: home.url.appendingPathComponent("config/TodoApp-Dog.profile.plist").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: home.url.appendingPathComponent("data/TodoApp-Dog/todos.plist").path))
+    }
+
+    @Test(
+        "Cat: the key goes in x-api-key and is never printed; breed and size from the answer; its own storage"
+    )
+    func catFlavor() throws {
+        let server = try HTTPTestServer { request in
+            guard request.path == "/v1/images/search" else { return .status(404) }
+            guard request.header("x-api-key") == "s3cret-key" else {
+                return .json(
+                    #"{"message":"AUTHENTICATION_ERROR - no valid x-api-key in header","status":401}"#,
+                    status: 401)
+            }
+            return .json(Self.catJSON)
+        }
+        defer { server.stop() }
+        let home = try TemporaryHome()
+        var app = try AppProcess("TodoAppCat", home: home.url)
+        app.environment["TODOAPP_API_BASE_URL"] = server.url("/v1").absoluteString
+        app.environment["CAT_API_KEY"] = "s3cret-key"
+        let run = try app.run(["new", "save feed the cat", "tab profile", "refresh", "fav", "quit"])
+        #expect(run.status == 0, "\(run.errors)")
+        let profile = try #require(run.after("tab profile"))
+        #expect(profile.contains("Your cat: Abyssinian · 1204×1445"))
+        #expect(profile.contains("TodoApp-Cat"))
+        #expect(!run.output.contains("s3cret-key") && !run.errors.contains("s3cret-key"))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: home.url.appendingPathComponent("data/TodoApp-Cat/todos.plist").path))
+
+        app.environment["CAT_API_KEY"] = nil
+        let keyless = try app.run(["tab profile", "quit"])
+        #expect(
+            keyless.after("tab profile")?.contains(
+                "The API answered 401: AUTHENTICATION_ERROR - no valid x-api-key in header")
+                == true)
+        #expect(keyless.output.contains("1. [ ] feed the cat"), "the todos keep working")
+    }
+
+    @Test(
+        "an HTTP error, malformed JSON, a timeout and no server each show a status line; the todos keep working"
+    )
+    func failuresStayInside() throws {
+        let answers = ["500", "malformed", "slow"]
+        for answer in answers {
+            let server = try HTTPTestServer { _ in
+                switch answer {
+                case "500": .json(#"{"status":"error","message":"Internal trouble","code":500}"#, status: 500)
+                case "malformed": .json(#"{"message": "https://images.dog.ceo/breeds/pug/x.jpg", "#)
+                default: .json(Self.dogJSON).delayed(by: 3)
+                }
+            }
+            defer { server.stop() }
+            let home = try TemporaryHome()
+            var app = try AppProcess("TodoAppDog", home: home.url)
+            app.environment["TODOAPP_API_BASE_URL"] = server.url("/api").absoluteString
+            app.environment["TODOAPP_TIMEOUT"] = "0.5"
+            let run = try app.run(["tab profile", "tab todo", "new", "save still works", "quit"])
+            #expect(run.status == 0, "\(answer): \(run.errors)")
+            let profile = try #require(run.after("tab profile"))
+            switch answer {
+            case "500": #expect(profile.contains("The API answered 500: Internal trouble"))
+            case "malformed": #expect(profile.contains("The API's answer was malformed"))
+            default: #expect(profile.contains("The photo request timed out."))
+            }
+            #expect(run.after("save still works")?.contains("1. [ ] still works") == true, "\(answer)")
+        }
+
+        let stopped = try HTTPTestServer { _ in .status(200) }
+        let address = stopped.url("/api").absoluteString
+        stopped.stop()
+        let home = try TemporaryHome()
+        var app = try AppProcess("TodoAppDog", home: home.url)
+        app.environment["TODOAPP_API_BASE_URL"] = address
+        let run = try app.run(["tab profile", "quit"])
+        #expect(run.after("tab profile")?.contains("No network:") == true)
+    }
+
+    @Test("--offline serves the bundled samples through the provider's stubs")
+    func offline() throws {
+        let home = try TemporaryHome()
+        let run = try AppProcess("TodoAppCat", home: home.url).run(
+            ["tab profile", "quit"], arguments: ["--offline"])
+        #expect(run.status == 0)
+        #expect(run.after("tab profile")?.contains("Your cat: Abyssinian · 176×540") == true)
+    }
+
+    @Test("a kill right after a save loses nothing")
+    func killAfterSave() throws {
+        let home = try TemporaryHome()
+        var app = try AppProcess("TodoAppDog", home: home.url)
+        app.environment["TODOAPP_API_BASE_URL"] = "http://127.0.0.1:9/api"
+        let (process, input, output) = try app.start()
+        input.write(Data("new\nsave survive the kill\n".utf8))
+        var printed = ""
+        let deadline = Date().addingTimeInterval(20)
+        while !printed.contains("Added \"survive the kill\"."), Date() < deadline {
+            let chunk = output.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(printed.contains("Added \"survive the kill\"."))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let relaunch = try app.run(["quit"])
+        #expect(relaunch.output.contains("1. [ ] survive the kill"))
+    }
+
+    @Test(
+        "bad arguments and environment are refused with a usage message and exit 64; an unreadable script is 73"
+    )
+    func badInput() throws {
+        let home = try TemporaryHome()
+        var app = try AppProcess("TodoAppDog", home: home.url)
+        let size = try app.run(arguments: ["--size", "10x2"])
+        #expect(size.status == 64)
+        #expect(size.errors.contains("--size takes WxH"))
+        #expect(try app.run(arguments: ["--frobnicate"]).status == 64)
+        #expect(
+            try app.run(arguments: ["--script", home.url.appendingPathComponent("missing.txt").path]).status
+                == 73)
+        app.environment["TODOAPP_API_BASE_URL"] = "ftp://example.com"
+        let url = try app.run(arguments: ["--offline"])
+        #expect(url.status == 64)
+        #expect(url.errors.contains("TODOAPP_API_BASE_URL is not an http(s) URL"))
+        let help = try AppProcess("TodoAppDog", home: home.url).run(arguments: ["--help"])
+        #expect(help.status == 0 && help.output.contains("Usage: TodoAppDog"))
+    }
+}

@@ -1,0 +1,40 @@
+import AddTodo
+import Domain
+import HeadlessUI
+import RIBs
+
+@testable import Todo
+
+@MainActor
+final class TodoDependencyMock: TodoDependency {
+    let repository: InMemoryTodoRepository
+    let todoBook: TodoBook
+    let activity = ActivityTracker()
+
+    init(titles: [String] = []) {
+        repository = InMemoryTodoRepository(titles.map { Todo(title: $0) })
+        todoBook = TodoBook(repository: repository)
+    }
+}
+
+@MainActor
+final class TodoPresenterMock: TodoPresentable, TodoViewControllable {
+    weak var listener: (any TodoPresentableListener)?
+    var presented: [TodoReactor.State] = []
+    var isPresentedInWindow = false
+    var navigationController: NavigationController? { nil }
+
+    func present(_ state: TodoReactor.State) { presented.append(state) }
+}
+
+@MainActor
+final class TodoRouterMock: ViewableRouter<any TodoInteractable, any TodoViewControllable>, TodoRouting {
+    var routeToAddTodoCalls = 0
+    var detachAddTodoCalls = 0
+
+    func routeToAddTodo() { routeToAddTodoCalls += 1 }
+    func detachAddTodo() { detachAddTodoCalls += 1 }
+}
+
+@MainActor
+final class TodoListenerMock: TodoListener {}
