@@ -15,6 +15,36 @@ struct SolverTests {
         #expect(y.value == 8)
     }
 
+    @Test("removing a batch takes edits, marked and required constraints out at once, or nothing")
+    func batchRemoval() throws {
+        let solver = Solver()
+        let x = Variable("x")
+        let y = Variable("y")
+        let link = y == x + 10
+        let floor = x >= 5
+        let preference = (x == 100) | .weak
+        for constraint in [link, floor, preference] { try solver.addConstraint(constraint) }
+        try solver.addEditVariable(x, strength: .strong)
+        try solver.suggestValue(x, 1)
+        solver.updateVariables()
+        #expect(x.value == 5 && y.value == 15)
+
+        let stranger = x <= 1_000
+        #expect(throws: SolverError.self) {
+            try solver.remove(constraints: [link, stranger], editVariables: [x])
+        }
+        #expect(solver.hasConstraint(link) && solver.hasEditVariable(x), "a refused batch removes nothing")
+
+        try solver.remove(constraints: [link, floor], editVariables: [x])
+        #expect(!solver.hasConstraint(link) && !solver.hasConstraint(floor) && !solver.hasEditVariable(x))
+        #expect(solver.hasConstraint(preference))
+        solver.updateVariables()
+        #expect(x.value == 100)
+        try solver.addConstraint(y == x * 2)
+        solver.updateVariables()
+        #expect(y.value == 200)
+    }
+
     @Test("a stronger constraint beats a weaker one; weak ones give way")
     func strengths() throws {
         let solver = Solver()

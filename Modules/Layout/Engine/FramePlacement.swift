@@ -18,7 +18,7 @@ final class FramePlacement {
     /// The superview the links were made against; a move to another superview makes new links.
     let parent: ObjectIdentifier
     /// The offset from the superview, then the view's own width and height.
-    private let editVariables: [Variable]
+    let editVariables: [Variable]
     /// `view.left == parent.left + x` and `view.top == parent.top + y`, both required.
     let links: [Constraint]
     /// The frame last suggested to the solver.
@@ -50,11 +50,6 @@ final class FramePlacement {
         for variable in editVariables {
             try? solver.addEditVariable(variable, strength: View.rootFrameStrength)
         }
-    }
-
-    func uninstall(from solver: Solver) {
-        for variable in editVariables { try? solver.removeEditVariable(variable) }
-        for link in links { try? solver.removeConstraint(link) }
     }
 
     /// Suggests the view's frame when the app set a new one. The frame the engine wrote back is

@@ -227,11 +227,15 @@ final class LayoutEngine {
             replaced.append(entry.solverConstraint)
             installed[key] = nil
         }
+        var editsGone: [Variable] = []
         for (key, placement) in placements where placement.seen != pass {
-            placement.uninstall(from: solver)
+            editsGone += placement.editVariables
+            replaced += placement.links
             placements[key] = nil
         }
-        for solverConstraint in replaced { try? solver.removeConstraint(solverConstraint) }
+        // In one call: removed one by one, each removal after a required equality's would
+        // rebuild the whole tableau.
+        try? solver.remove(constraints: replaced, editVariables: editsGone)
         for (constraint, signature) in additions {
             add(constraint, signature: signature, pass: pass, report: &report)
         }
@@ -247,7 +251,9 @@ final class LayoutEngine {
             placement.seen = pass
             return
         }
-        placements[key]?.uninstall(from: solver)
+        if let moved = placements[key] {
+            try? solver.remove(constraints: moved.links, editVariables: moved.editVariables)
+        }
         let placement = FramePlacement(view: view, parent: parent, pass: pass)
         placement.install(in: solver)
         placements[key] = placement

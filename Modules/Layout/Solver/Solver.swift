@@ -103,7 +103,6 @@ public final class Solver {
         guard constraints[ObjectIdentifier(constraint)] != nil else {
             throw .unknownConstraint(SolverErrorSubject(constraint))
         }
-        rebuildIfNeeded()
         guard let tag = constraints.removeValue(forKey: ObjectIdentifier(constraint))?.tag else {
             throw .unknownConstraint(SolverErrorSubject(constraint))
         }
@@ -124,6 +123,37 @@ public final class Solver {
             substitute(tag.marker, with: row)
         }
         try optimize(objective)
+    }
+
+    /// Removes `constraints` and stops `editVariables` being editable, with at most one rebuild
+    /// of the tableau: the constraints that left markers are taken out in place first, and the
+    /// required equalities, whose removal needs a rebuild, last. Removing them one by one costs
+    /// a rebuild for every marked removal that follows a required equality's.
+    ///
+    /// - Throws: ``SolverError/unknownConstraint(_:)`` or ``SolverError/unknownEditVariable(_:)``
+    ///   before removing anything.
+    public func remove(constraints removed: [Constraint], editVariables: [Variable] = []) throws(SolverError)
+    {
+        for variable in editVariables where edits[ObjectIdentifier(variable)] == nil {
+            throw .unknownEditVariable(SolverErrorSubject(variable))
+        }
+        for constraint in removed where constraints[ObjectIdentifier(constraint)] == nil {
+            throw .unknownConstraint(SolverErrorSubject(constraint))
+        }
+        var marked: [Constraint] = []
+        var unmarked: [Constraint] = []
+        for variable in editVariables {
+            if let info = edits.removeValue(forKey: ObjectIdentifier(variable)) {
+                marked.append(info.constraint)
+            }
+        }
+        for constraint in removed {
+            let hasMarker = constraints[ObjectIdentifier(constraint)]?.tag.marker.isValid ?? false
+            if hasMarker { marked.append(constraint) } else { unmarked.append(constraint) }
+        }
+        for constraint in marked + unmarked where constraints[ObjectIdentifier(constraint)] != nil {
+            try removeConstraint(constraint)
+        }
     }
 
     /// Whether `constraint` is in the solver.
@@ -239,9 +269,17 @@ public final class Solver {
         let savedEdits = edits.values.sorted { $0.tag.marker < $1.tag.marker }
         let known = variables.values.sorted { $0.symbol < $1.symbol }.map(\.variable)
         reset()
-        // Variables no constraint mentions any more still read 0 after updateVariables, as
-        // kiwi leaves them.
-        for variable in known { _ = symbol(for: variable) }
+        // Variables no constraint mentions any more read 0, as kiwi leaves them; they are not
+        // kept, so that views that come and go do not make every rebuild and update longer.
+        // The others get their symbols in their old order first, so that ties break as before.
+        let mentioned = Set(kept.flatMap { $0.expression.terms.map { ObjectIdentifier($0.variable) } })
+        for variable in known {
+            if mentioned.contains(ObjectIdentifier(variable)) {
+                _ = symbol(for: variable)
+            } else {
+                variable.value = 0
+            }
+        }
         for constraint in kept {
             // These held together before, so they hold again.
             try? addConstraint(constraint)
