@@ -66,7 +66,7 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
-            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI",
+            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data",
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

@@ -100,17 +100,20 @@ public final class TodoApp {
             printError("\(name): \(error)")
             return .cannotOpen
         }
-        return await app.run(commands, echo: scripted)
+        return await app.run(commands, scripted: scripted)
     }
 
-    private func run(_ commands: CommandSource, echo: Bool) async -> ExitStatus {
+    /// A scripted run waits for the screens to settle before each frame, so that frames are
+    /// the same on every run. At the prompt, the frame comes at once and is drawn again when
+    /// work still under way (a photo on its way) has finished.
+    private func run(_ commands: CommandSource, scripted: Bool) async -> ExitStatus {
         router.launch(from: window)
-        await component.activity.waitUntilIdle()
         var message = configuration.offlineReason ?? "Type `help` for the commands."
-        draw(message: message, prompt: !echo)
+        await show(message, scripted: scripted)
         while let line = await commands.next() {
+            redraw?.cancel()
             guard let command = TerminalCommand(line) else { continue }
-            if echo { output("> \(command.line)\n") }
+            if scripted { output("> \(command.line)\n") }
             switch command.name {
             case "quit", "exit":
                 return await finish()
@@ -125,10 +128,23 @@ public final class TodoApp {
                 case .notHandled: message = "Unknown here: \(command.name). Type `help` for the commands."
                 }
             }
-            await component.activity.waitUntilIdle()
-            draw(message: message, prompt: !echo)
+            await show(message, scripted: scripted)
         }
         return await finish()
+    }
+
+    private var redraw: Task<Void, Never>?
+
+    private func show(_ message: String, scripted: Bool) async {
+        let activity = component.activity
+        if scripted { await activity.waitUntilIdle() }
+        draw(message: message, prompt: !scripted)
+        guard !scripted, !activity.isIdle else { return }
+        redraw = Task { [weak self] in
+            await activity.waitUntilIdle()
+            guard !Task.isCancelled else { return }
+            self?.draw(message: message, prompt: true)
+        }
     }
 
     private func draw(message: String, prompt: Bool) {

@@ -64,3 +64,10 @@ enum Measurement {
         return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)×"
     }
 }
+
+extension String {
+    /// The string right-aligned in `width` columns, for the benchmarks' tables.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -220,9 +220,3 @@ private func handWrittenFrame(todos: [String], offset: Int) -> String {
 private func consume(_ text: String) {
     if text.utf8.count == 1 { print(text) }
 }
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
