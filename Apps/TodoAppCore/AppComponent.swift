@@ -22,7 +22,8 @@ final class AppComponent: Component<any EmptyDependency>, RootDependency {
     init(configuration: AppConfiguration) throws(AppError) {
         self.configuration = configuration
         do {
-            dataStore = try PlistFileStore(root: configuration.dataDirectory, durability: .durable)
+            dataStore = try PlistFileStore(
+                root: configuration.dataDirectory, format: .binary, durability: .durable)
             settingsStore = try UserDefaultsStore(suiteName: "\(configuration.flavor.namespace).profile")
         } catch {
             throw .cannotOpen("cannot open the data folder \(configuration.dataDirectory.path): \(error)")
@@ -36,7 +37,14 @@ final class AppComponent: Component<any EmptyDependency>, RootDependency {
 
     var activity: ActivityTracker { shared { ActivityTracker() } }
 
-    var todoBook: TodoBook { shared { TodoBook(repository: StoredTodoRepository(store: dataStore)) } }
+    var todoBook: TodoBook {
+        shared {
+            TodoBook(
+                repository: StoredTodoRepository(
+                    store: dataStore,
+                    journal: configuration.dataDirectory.appendingPathComponent("todos.journal")))
+        }
+    }
 
     var favoritePhotos: FavoritePhotos {
         shared { FavoritePhotos(repository: StoredFavoritePhotoRepository(store: dataStore)) }

@@ -72,7 +72,7 @@ struct TodoAppEndToEndTests {
                 atPath: home.url.appendingPathComponent("config/TodoApp-Dog.profile.plist").path))
         #expect(
             FileManager.default.fileExists(
-                atPath: home.url.appendingPathComponent("data/TodoApp-Dog/todos.plist").path))
+                atPath: home.url.appendingPathComponent("data/TodoApp-Dog/todos.journal").path))
     }
 
     @Test(
@@ -101,7 +101,7 @@ struct TodoAppEndToEndTests {
         #expect(!run.output.contains("s3cret-key") && !run.errors.contains("s3cret-key"))
         #expect(
             FileManager.default.fileExists(
-                atPath: home.url.appendingPathComponent("data/TodoApp-Cat/todos.plist").path))
+                atPath: home.url.appendingPathComponent("data/TodoApp-Cat/todos.journal").path))
 
         app.environment["CAT_API_KEY"] = nil
         let keyless = try app.run(["tab profile", "quit"])

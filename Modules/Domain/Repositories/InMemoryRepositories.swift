@@ -35,7 +35,7 @@ public final class InMemoryTodoRepository: TodoRepository {
     }
 
     /// Keeps `todos`, or throws the save failure.
-    public func saveTodos(_ todos: [Todo]) throws(RepositoryError) {
+    public func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError) {
         let failure: RepositoryError? = contents.withLock { contents in
             if let failure = contents.saveFailure { return failure }
             contents.todos = todos

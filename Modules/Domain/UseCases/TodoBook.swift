@@ -33,39 +33,45 @@ public final class TodoBook {
     @discardableResult
     public func add(title: String) throws(TodoError) -> Todo {
         let todo = try list.add(title: title, now: clock())
-        try save()
+        try save(.added(todo))
         return todo
     }
 
     /// Toggles a todo between done and not done.
     public func toggle(_ id: UUID) throws(TodoError) {
         try list.toggle(id)
-        try save()
+        try save(.updated(try todo(id)))
     }
 
     /// Renames a todo.
     public func rename(_ id: UUID, to title: String) throws(TodoError) {
         try list.rename(id, to: title)
-        try save()
+        try save(.updated(try todo(id)))
     }
 
     /// Deletes a todo.
     public func delete(_ id: UUID) throws(TodoError) {
         try list.delete(id)
-        try save()
+        try save(.deleted([id]))
     }
 
     /// Deletes every done todo; returns how many.
     @discardableResult
     public func clearCompleted() throws(TodoError) -> Int {
+        let done = list.todos.filter(\.isDone).map(\.id)
         let removed = list.clearCompleted()
-        if removed > 0 { try save() }
+        if removed > 0 { try save(.deleted(done)) }
         return removed
     }
 
-    private func save() throws(TodoError) {
+    private func todo(_ id: UUID) throws(TodoError) -> Todo {
+        guard let todo = list.todos.first(where: { $0.id == id }) else { throw .notFound(id) }
+        return todo
+    }
+
+    private func save(_ change: TodoChange) throws(TodoError) {
         do {
-            try repository.saveTodos(list.todos)
+            try repository.record(change, todos: list.todos)
         } catch {
             throw .notSaved(error)
         }
