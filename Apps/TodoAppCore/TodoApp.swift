@@ -107,6 +107,16 @@ public final class TodoApp {
     /// the same on every run. At the prompt, the frame comes at once and is drawn again when
     /// work still under way (a photo on its way) has finished.
     private func run(_ commands: CommandSource, scripted: Bool) async -> ExitStatus {
+        // A live terminal gets the alternate screen, as full-screen programs do, and its own
+        // screen back before any leak is reported.
+        screen.useAlternateScreen(true)
+        await loop(commands, scripted: scripted)
+        redraw?.cancel()
+        screen.useAlternateScreen(false)
+        return await finish()
+    }
+
+    private func loop(_ commands: CommandSource, scripted: Bool) async {
         router.launch(from: window)
         var message = configuration.offlineReason ?? "Type `help` for the commands."
         await show(message, scripted: scripted)
@@ -116,7 +126,7 @@ public final class TodoApp {
             if scripted { output("> \(command.line)\n") }
             switch command.name {
             case "quit", "exit":
-                return await finish()
+                return
             case "help":
                 message = AppHelp.text
             case "tree":
@@ -130,7 +140,6 @@ public final class TodoApp {
             }
             await show(message, scripted: scripted)
         }
-        return await finish()
     }
 
     private var redraw: Task<Void, Never>?
@@ -149,9 +158,11 @@ public final class TodoApp {
 
     private func draw(message: String, prompt: Bool) {
         screen.present(window.render())
-        var text = message.isEmpty ? "" : message + "\n"
+        // A live frame ends on its last row; an appended one with an empty line.
+        var text = screen.mode == .live ? "\r\n" : ""
+        if !message.isEmpty { text += message + "\n" }
         if prompt { text += "\(configuration.flavor.name)> " }
-        if !text.isEmpty { output(text) }
+        output(text)
     }
 
     /// Detaches nothing (the tree lives until the process ends) but waits for the leak checks
