@@ -17,11 +17,13 @@ let modules: [Module] = [
     .module("LocalProvider", layer: .core),
     .module("Layout", layer: .core, dependencies: [.log], testExclude: ["kiwi_oracle.py"]),
     .module(
-        "HeadlessUI", layer: .core, dependencies: ["Layout", .log], testDependencies: ["Layout"],
+        "HeadlessUI", layer: .core, dependencies: ["Layout", .log],
+        testDependencies: ["Layout", "HeadlessUITesting"],
         testExclude: ["Snapshots"]),
     .module(
         "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout"],
-        testDependencies: ["HeadlessUI", "Layout"], testExclude: ["Snapshots"]),
+        testDependencies: ["HeadlessUI", "Layout", "HeadlessUITesting"], testExclude: ["Snapshots"]),
+    .module("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI"], tests: false),
     .module(
         "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"],
         testDependencies: ["RIBs", "HeadlessUI", "Layout"]),

@@ -1,5 +1,6 @@
 import DeclarativeUI
 import HeadlessUI
+import HeadlessUITesting
 import Layout
 import Observation
 import Testing

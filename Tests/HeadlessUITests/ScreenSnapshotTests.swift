@@ -1,4 +1,5 @@
 import HeadlessUI
+import HeadlessUITesting
 import Layout
 import Testing
 

@@ -2,13 +2,18 @@ import Foundation
 import HeadlessUI
 import Testing
 
-/// Compares a rendered canvas with a checked-in text file under `Snapshots/`.
+/// Compares a rendered canvas with a checked-in text file in the `Snapshots/` folder next to the
+/// calling test file (Swift Testing).
+///
+/// ```swift
+/// assertSnapshot(window.render(), named: "todo-list")   // Snapshots/todo-list.txt
+/// ```
 ///
 /// To record or re-record: run the tests with `RIBCAGE_RECORD_SNAPSHOTS=1`, e.g.
-/// `RIBCAGE_RECORD_SNAPSHOTS=1 swift test --filter HeadlessUITests`, review the diff of
-/// `Tests/HeadlessUITests/Snapshots/`, and commit it. A recording run fails on purpose, so that
-/// it cannot pass by accident; a missing file is recorded and fails too.
-func assertSnapshot(
+/// `RIBCAGE_RECORD_SNAPSHOTS=1 swift test --filter HeadlessUITests`, review the diff of the
+/// `Snapshots/` folder, and commit it. A recording run fails on purpose, so that it cannot pass
+/// by accident; a missing file is recorded and fails too.
+public func assertSnapshot(
     _ canvas: Canvas, named name: String, filePath: String = #filePath,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
