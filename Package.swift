@@ -57,7 +57,7 @@ let modules: [Module] = [
             "RIBsHeadlessUI",
             "Root",
         ],
-        testDependencies: ["HTTPTestServer"]),
+        testDependencies: ["HTTPTestServer", "HeadlessUITesting"], testExclude: ["Snapshots"]),
     .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
     .tool("RibcageTool", dependencies: [.argumentParser]),
@@ -138,11 +138,11 @@ struct Module {
     /// An app target under `Apps/`: a library, or an executable when `product` is given.
     static func app(
         _ name: String, product: String? = nil, dependencies: [Target.Dependency] = [],
-        tests: Bool = true, testDependencies: [Target.Dependency] = []
+        tests: Bool = true, testDependencies: [Target.Dependency] = [], testExclude: [String] = []
     ) -> Module {
         Module(
             name: name, layer: .app, dependencies: dependencies, executableProduct: product,
-            hasTests: tests, testDependencies: testDependencies)
+            hasTests: tests, testDependencies: testDependencies, testExclude: testExclude)
     }
 
     /// A tool target under `Tools/`: a library, or an executable when `product` is given.

@@ -17,9 +17,17 @@ public func assertSnapshot(
     _ canvas: Canvas, named name: String, filePath: String = #filePath,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
+    assertSnapshot(canvas.text() + "\n", named: name, filePath: filePath, sourceLocation: sourceLocation)
+}
+
+/// Compares `text`, such as the frames a `--script` run printed, with a checked-in file in the
+/// `Snapshots/` folder next to the calling test file; recorded as the canvas variant is.
+public func assertSnapshot(
+    _ actual: String, named name: String, filePath: String = #filePath,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     let directory = URL(filePath: filePath).deletingLastPathComponent().appending(path: "Snapshots")
     let file = directory.appending(path: "\(name).txt")
-    let actual = canvas.text() + "\n"
     let recording = ProcessInfo.processInfo.environment["RIBCAGE_RECORD_SNAPSHOTS"] == "1"
     guard !recording, let expected = try? String(contentsOf: file, encoding: .utf8) else {
         do {

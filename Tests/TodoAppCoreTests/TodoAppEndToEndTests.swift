@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestServer
+import HeadlessUITesting
 import Testing
 
 /// The built executables, run with `--script` against a loopback server, frame by frame.
@@ -149,6 +150,20 @@ struct TodoAppEndToEndTests {
         app.environment["TODOAPP_API_BASE_URL"] = address
         let run = try app.run(["tab profile", "quit"])
         #expect(run.after("tab profile")?.contains("No network:") == true)
+    }
+
+    @Test("a short Dog session's frames match the golden file, character for character")
+    func goldenFrames() throws {
+        let server = try HTTPTestServer { _ in .json(Self.dogJSON) }
+        defer { server.stop() }
+        let home = try TemporaryHome()
+        var app = try AppProcess("TodoAppDog", home: home.url)
+        app.environment["TODOAPP_API_BASE_URL"] = server.url("/api").absoluteString
+        let run = try app.run(
+            ["new", "save Buy oat milk", "new", "save 한국어 제목도 됩니다", "done 1", "tab profile", "quit"],
+            arguments: ["--size", "64x14"])
+        #expect(run.status == 0)
+        assertSnapshot(run.output, named: "dog-session-64x14")
     }
 
     @Test("--offline serves the bundled samples through the provider's stubs")
