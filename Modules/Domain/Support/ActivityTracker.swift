@@ -29,13 +29,6 @@ public final class ActivityTracker {
         }
     }
 
-    /// Runs `operation` as one activity.
-    public func track<T>(_ operation: () async throws -> T) async rethrows -> T {
-        begin()
-        defer { end() }
-        return try await operation()
-    }
-
     /// Returns when nothing is under way.
     public func waitUntilIdle() async {
         guard count > 0 else { return }
