@@ -132,7 +132,9 @@ struct TransportConformanceTests {
 
     @Test("times out on a slow response", arguments: TransportKind.allCases)
     func timeout(kind: TransportKind) async throws {
-        let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 2) }
+        // The server answers long after the bound below, so the check holds on a loaded machine
+        // too; stopping the server does not wait for the delayed answer.
+        let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 20) }
         defer { server.stop() }
         var target = TestTarget(server, "slow")
         target.timeout = 0.3
@@ -146,7 +148,7 @@ struct TransportConformanceTests {
             Issue.record("expected timeout, got \(result)")
             return
         }
-        #expect(clock.now - start < .seconds(1.9), "the request gave up before the server answered")
+        #expect(clock.now - start < .seconds(10), "the request gave up long before the server answered")
     }
 
     @Test("reports a refused connection as a transport failure", arguments: TransportKind.allCases)
@@ -233,7 +235,7 @@ struct TransportConformanceTests {
 
     @Test("cancels a request in flight", arguments: TransportKind.allCases)
     func cancellation(kind: TransportKind) async throws {
-        let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 3) }
+        let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 20) }
         defer { server.stop() }
         let provider = NetworkProvider<TestTarget>(transport: kind.transport)
         let clock = ContinuousClock()
@@ -246,7 +248,7 @@ struct TransportConformanceTests {
             Issue.record("expected cancelled, got \(result)")
             return
         }
-        #expect(clock.now - start < .seconds(2.5))
+        #expect(clock.now - start < .seconds(10), "cancelled long before the server answered")
     }
 }
 
