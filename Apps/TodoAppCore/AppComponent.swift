@@ -59,20 +59,23 @@ final class AppComponent: Component<any EmptyDependency>, RootDependency {
     }
 
     private func makePetPhotoRepository() -> any PetPhotoRepository {
-        let offline = configuration.isOffline
         let timeout = configuration.requestTimeout
         switch configuration.flavor.pet {
         case .dog:
             return DogPhotoRepository(
-                provider: NetworkProvider(
-                    retryPolicy: .never, stubBehavior: { _ in offline ? .immediate : .never }),
-                baseURL: configuration.apiBaseURL ?? DogAPI.defaultBaseURL, timeout: timeout)
+                provider: makeProvider(), baseURL: configuration.apiBaseURL ?? DogAPI.defaultBaseURL,
+                timeout: timeout)
         case .cat:
             return CatPhotoRepository(
-                provider: NetworkProvider(
-                    retryPolicy: .never, stubBehavior: { _ in offline ? .immediate : .never }),
-                baseURL: configuration.apiBaseURL ?? CatAPI.defaultBaseURL, apiKey: configuration.catAPIKey,
-                timeout: timeout)
+                provider: makeProvider(), baseURL: configuration.apiBaseURL ?? CatAPI.defaultBaseURL,
+                apiKey: configuration.catAPIKey, timeout: timeout)
         }
+    }
+
+    /// A provider that asks the network, or, offline, answers every request with the target's
+    /// bundled sample. No retries: a status line says what failed, and `refresh` tries again.
+    private func makeProvider<Target: TargetType>() -> NetworkProvider<Target> {
+        let offline = configuration.isOffline
+        return NetworkProvider(retryPolicy: .never, stubBehavior: { _ in offline ? .immediate : .never })
     }
 }
