@@ -22,7 +22,7 @@ open class HostingController<Content: Element>: ViewController {
 
     private var node: ElementNode?
     private var needsUpdate = true
-    private let host = HostView()
+    fileprivate let host = HostView()
 
     /// How many times the body has been evaluated; tests use it to check that unrelated changes
     /// do not re-render.
@@ -68,7 +68,7 @@ open class HostingController<Content: Element>: ViewController {
         }
         if built.view !== oldView {
             oldView?.removeFromSuperview()
-            host.attach(built.view)
+            attach(built.view)
         }
         node = built
     }
@@ -82,26 +82,21 @@ final class HostView: View {
         super.layoutSubviews()
         controller?.updateIfNeeded()
     }
+}
 
-    func attach(_ content: View) {
-        addSubview(content)
-        content.translatesAutoresizingMaskIntoConstraints = false
-        LayoutConstraint.activate([
-            LayoutConstraint(
-                item: content, attribute: .left, relatedBy: .equal, toItem: self, attribute: .left),
-            LayoutConstraint(
-                item: content, attribute: .right, relatedBy: .equal, toItem: self, attribute: .right),
-            LayoutConstraint(
-                item: content, attribute: .top, relatedBy: .equal, toItem: self, attribute: .top),
-            LayoutConstraint(
-                item: content, attribute: .bottom, relatedBy: .lessThanOrEqual, toItem: self,
-                attribute: .bottom),
-            // Weaker than any hugging, so only content that grows for free (a spacer) reaches down.
-            LayoutConstraint(
-                item: content, attribute: .bottom, relatedBy: .equal, toItem: self, attribute: .bottom,
-                priority: 1,
-                identifier: "HostingController-grow"),
-        ])
+extension HostingController {
+    /// Holds the body's view at the top of the host, as wide as it and as tall as its content,
+    /// or down to the bottom when the content grows for free (a spacer).
+    fileprivate func attach(_ content: View) {
+        host.addSubview(content)
+        makeLayout {
+            _ = try content.ndl.makeConstraints { make in
+                make.left.right.top.equalToSuperview()
+                make.bottom.lessThanOrEqualToSuperview()
+                // Weaker than any hugging, so only content that grows for free reaches down.
+                make.bottom.equalToSuperview().priority(1).labeled("HostingController-grow")
+            }
+        }
     }
 }
 

@@ -91,28 +91,15 @@ open class NavigationController: ViewController {
         root.addSubview(contentView)
         contentView.accessibilityIdentifier = "NavigationController.content"
         view = root
-        let bar = navigationBar
-        bar.translatesAutoresizingMaskIntoConstraints = false
-        contentView.translatesAutoresizingMaskIntoConstraints = false
-        LayoutConstraint.activate([
-            LayoutConstraint(item: bar, attribute: .top, relatedBy: .equal, toItem: root, attribute: .top),
-            LayoutConstraint(item: bar, attribute: .left, relatedBy: .equal, toItem: root, attribute: .left),
-            LayoutConstraint(
-                item: bar, attribute: .right, relatedBy: .equal, toItem: root, attribute: .right),
-            // A hidden bar collapses: the content moves up to the top.
-            LayoutConstraint(
-                item: contentView, attribute: .top, relatedBy: .equal, toItem: bar, attribute: .bottom,
-                priority: 999),
-            LayoutConstraint(
-                item: contentView, attribute: .top, relatedBy: .greaterThanOrEqual, toItem: root,
-                attribute: .top),
-            LayoutConstraint(
-                item: contentView, attribute: .left, relatedBy: .equal, toItem: root, attribute: .left),
-            LayoutConstraint(
-                item: contentView, attribute: .right, relatedBy: .equal, toItem: root, attribute: .right),
-            LayoutConstraint(
-                item: contentView, attribute: .bottom, relatedBy: .equal, toItem: root, attribute: .bottom),
-        ])
+        makeLayout {
+            _ = try navigationBar.ndl.makeConstraints { make in make.top.left.right.equalToSuperview() }
+            _ = try contentView.ndl.makeConstraints { make in
+                make.left.right.bottom.equalToSuperview()
+                // A hidden bar collapses: the content moves up to the top.
+                make.top.equalTo(navigationBar.ndl.bottom).priority(999)
+                make.top.greaterThanOrEqualToSuperview()
+            }
+        }
         if let top = topViewController { show(top.view) }
     }
 

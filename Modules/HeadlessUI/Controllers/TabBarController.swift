@@ -93,24 +93,13 @@ open class TabBarController: ViewController {
         root.addSubview(tabBar)
         contentView.accessibilityIdentifier = "TabBarController.content"
         view = root
-        tabBar.translatesAutoresizingMaskIntoConstraints = false
-        contentView.translatesAutoresizingMaskIntoConstraints = false
-        LayoutConstraint.activate([
-            LayoutConstraint(
-                item: contentView, attribute: .top, relatedBy: .equal, toItem: root, attribute: .top),
-            LayoutConstraint(
-                item: contentView, attribute: .left, relatedBy: .equal, toItem: root, attribute: .left),
-            LayoutConstraint(
-                item: contentView, attribute: .right, relatedBy: .equal, toItem: root, attribute: .right),
-            LayoutConstraint(
-                item: contentView, attribute: .bottom, relatedBy: .equal, toItem: tabBar, attribute: .top),
-            LayoutConstraint(
-                item: tabBar, attribute: .left, relatedBy: .equal, toItem: root, attribute: .left),
-            LayoutConstraint(
-                item: tabBar, attribute: .right, relatedBy: .equal, toItem: root, attribute: .right),
-            LayoutConstraint(
-                item: tabBar, attribute: .bottom, relatedBy: .equal, toItem: root, attribute: .bottom),
-        ])
+        makeLayout {
+            _ = try contentView.ndl.makeConstraints { make in
+                make.top.left.right.equalToSuperview()
+                make.bottom.equalTo(tabBar.ndl.top)
+            }
+            _ = try tabBar.ndl.makeConstraints { make in make.left.right.bottom.equalToSuperview() }
+        }
         if let current = selectedViewController { show(current.view) }
     }
 
