@@ -18,11 +18,15 @@ extension ViewController {
 
 extension Window {
     /// Sends `command` along the responder chain of the root controller until one handles it
-    /// or fails it.
+    /// or fails it: at each controller, first the declared ``ViewController/keyCommands`` with
+    /// its name, then ``ViewController/handle(_:)``.
     ///
     /// - Returns: ``CommandResult/notHandled`` when no controller on screen knows the command.
     public func perform(_ command: TerminalCommand) -> CommandResult {
         for responder in rootViewController?.commandResponders ?? [] {
+            if let declared = responder.keyCommands.first(where: { $0.name == command.name }) {
+                return declared.perform(.typed(command))
+            }
             let result = responder.handle(command)
             if result != .notHandled { return result }
         }

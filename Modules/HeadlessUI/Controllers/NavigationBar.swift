@@ -9,8 +9,9 @@ import Layout
 /// ```
 ///
 /// It reads what it shows from the navigation controller when drawn, so titles changed at any
-/// time are shown on the next frame.
-open class NavigationBar: View, Drawable {
+/// time are shown on the next frame. A click on the back item goes back
+/// (``NavigationController/goBack()``); a click on the right item taps it.
+open class NavigationBar: View, Drawable, MouseResponder {
     /// How the title is drawn.
     public var titleStyle = TextStyle(isBold: true)
     /// How the items are drawn.
@@ -35,18 +36,39 @@ open class NavigationBar: View, Drawable {
         return top.navigationItem.title ?? top.title
     }
 
+    private var backText: String? {
+        backItemTitle.map { "‹ " + TextLayout.truncate($0, to: 16, mode: .byTruncatingTail) }
+    }
+
+    private var rightText: String? {
+        (navigationController?.topViewController?.navigationItem.rightBarButtonItem?.title).map {
+            TextLayout.truncate($0, to: 16, mode: .byTruncatingTail)
+        }
+    }
+
+    /// A left click on the back item goes back; on the right item, taps it.
+    open func handleMouse(_ event: MouseEvent, at point: Canvas.Position) -> Bool {
+        guard case .press(.left) = event.kind, point.y == 0 else { return false }
+        if let back = backText, (1..<(1 + back.terminalWidth)).contains(point.x) {
+            return navigationController?.goBack() ?? false
+        }
+        let width = Renderer.cells(frame.width)
+        if let right = rightText, ((width - 1 - right.terminalWidth)..<(width - 1)).contains(point.x) {
+            return navigationController?.topViewController?.navigationItem.rightBarButtonItem?.tap() ?? false
+        }
+        return false
+    }
+
     /// Draws the items, the title centred in the whole bar, and the rule.
     open func draw(in context: inout DrawingContext) {
         var leadingEnd = 0
-        if let back = backItemTitle {
-            leadingEnd =
-                context.draw(
-                    "‹ " + TextLayout.truncate(back, to: 16, mode: .byTruncatingTail), x: 1, y: 0,
-                    style: itemStyle) + 2
+        if let back = backText {
+            leadingEnd = context.draw(back, x: 1, y: 0, style: itemStyle) + 2
         }
         var trailingStart = context.width
-        if let right = navigationController?.topViewController?.navigationItem.rightBarButtonItem {
-            let text = TextLayout.truncate(right.title, to: 16, mode: .byTruncatingTail)
+        if let right = navigationController?.topViewController?.navigationItem.rightBarButtonItem,
+            let text = rightText
+        {
             trailingStart = context.width - 1 - text.terminalWidth
             var style = itemStyle
             if !right.isEnabled { style.isDim = true }

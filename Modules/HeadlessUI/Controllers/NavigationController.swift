@@ -77,10 +77,18 @@ open class NavigationController: ViewController {
     /// The top controller.
     open override var visibleChild: ViewController? { topViewController }
 
-    /// `back` does what the bar's back item does (``goBack()``).
-    open override func handle(_ command: TerminalCommand) -> CommandResult {
-        guard command.name == "back" else { return .notHandled }
-        return goBack() ? .handled : .failed("There is nothing to go back to.")
+    /// Back: Esc or `back` does what the bar's back item does (``goBack()``). The key is
+    /// declared only while there is somewhere to go back to, so the help bar shows it then.
+    open override var keyCommands: [KeyCommand] {
+        let destination = backItemTitle
+        return [
+            KeyCommand(
+                "Back", keys: destination == nil ? [] : [KeyPress(.escape)], typed: "back",
+                help: "Go back" + (destination.map { " to \($0)" } ?? ""), showsInHelpBar: destination != nil
+            ) { [weak self] _ in
+                self?.goBack() == true ? .handled : .failed("There is nothing to go back to.")
+            }
+        ]
     }
 
     /// The bar and, under it, the content area that holds the top controller's view.

@@ -7,7 +7,9 @@ import Layout
 /// ──────────────────────────────
 /// [1 Todos]  2 Profile •3
 /// ```
-open class TabBar: View, Drawable {
+///
+/// A click on a tab selects it, as a tap does.
+open class TabBar: View, Drawable, MouseResponder {
     /// How the selected tab is drawn.
     public var selectedStyle = TextStyle(isBold: true, isInverse: true)
     /// How the other tabs are drawn.
@@ -40,17 +42,37 @@ open class TabBar: View, Drawable {
         }
     }
 
+    /// The tabs as drawn on the second row: each one's text and the columns it takes.
+    private var drawnItems: [(text: String, columns: Range<Int>)] {
+        var x = 1
+        let selected = tabBarController?.selectedIndex
+        return itemTitles.enumerated().map { index, title in
+            // Brackets mark the selection where styles are off (NO_COLOR, plain text).
+            let text = index == selected ? "[\(title)]" : " \(title) "
+            defer { x += text.terminalWidth + 1 }
+            return (text, x..<(x + text.terminalWidth))
+        }
+    }
+
+    /// A left click on a tab's title selects it, as ``TabBarController/selectTab(at:)``.
+    open func handleMouse(_ event: MouseEvent, at point: Canvas.Position) -> Bool {
+        guard case .press(.left) = event.kind, point.y == 1,
+            let index = drawnItems.firstIndex(where: { $0.columns.contains(point.x) })
+        else { return false }
+        return tabBarController?.selectTab(at: index) ?? false
+    }
+
     /// Draws the rule and the tabs.
     open func draw(in context: inout DrawingContext) {
         context.drawHorizontalLine(y: 0, style: TextStyle(isDim: true))
         guard context.height > 1 else { return }
         var x = 1
         let selected = tabBarController?.selectedIndex
-        for (index, title) in itemTitles.enumerated() {
-            // Brackets mark the selection where styles are off (NO_COLOR, plain text).
-            let isSelected = index == selected
-            let text = isSelected ? "[\(title)]" : " \(title) "
-            x += context.draw(text, x: x, y: 1, style: isSelected ? selectedStyle : itemStyle) + 1
+        for (index, item) in drawnItems.enumerated() {
+            context.draw(
+                item.text, x: item.columns.lowerBound, y: 1,
+                style: index == selected ? selectedStyle : itemStyle)
+            x = item.columns.upperBound + 1
         }
         if let trailingText {
             let width = trailingText.terminalWidth

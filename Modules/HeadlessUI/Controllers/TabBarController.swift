@@ -72,14 +72,33 @@ open class TabBarController: ViewController {
     /// The selected tab.
     open override var visibleChild: ViewController? { selectedViewController }
 
-    /// `tab NAME` or `tab N` taps a tab: by its title (any case) or its number from 1.
-    open override func handle(_ command: TerminalCommand) -> CommandResult {
-        guard command.name == "tab" else { return .notHandled }
-        let wanted = command.text().lowercased()
+    /// Tabs: Alt-1 to Alt-9, or `tab NAME` or `tab N` typed, taps a tab: by its number from 1
+    /// or its title (any case).
+    open override var keyCommands: [KeyCommand] {
+        let keys = viewControllers.indices.prefix(9).map { KeyPress(Character("\($0 + 1)"), modifiers: .alt) }
+        return [
+            KeyCommand(
+                "Tab", keys: keys, typed: "tab", usage: "tab NAME", help: "Show a tab, by its number or name",
+                showsInHelpBar: false
+            ) { [weak self] invocation in
+                self?.selectTab(invocation) ?? .handled
+            }
+        ]
+    }
+
+    private func selectTab(_ invocation: KeyCommand.Invocation) -> CommandResult {
+        let wanted: String
+        switch invocation {
+        case .key(let press):
+            guard case .character(let digit) = press.key else { return .notHandled }
+            wanted = String(digit)
+        case .typed(let command):
+            wanted = command.text().lowercased()
+        }
         let titles = viewControllers.map { ($0.tabBarItem.title ?? $0.title ?? "").lowercased() }
         let index = titles.firstIndex(of: wanted) ?? Int(wanted).map { $0 - 1 }
         guard let index, viewControllers.indices.contains(index) else {
-            return .failed("No tab \"\(command.text())\"; the tabs are \(titles.joined(separator: ", ")).")
+            return .failed("No tab \"\(wanted)\"; the tabs are \(titles.joined(separator: ", ")).")
         }
         selectTab(at: index)
         return .handled

@@ -1,9 +1,21 @@
 import Layout
 
-/// Modal presentation, as UIKit's full-screen `present` and `dismiss`.
+/// How a presented controller is shown, as `UIModalPresentationStyle`.
+public enum ModalPresentationStyle: Sendable, Hashable {
+    /// Over the whole window; what it covers is hidden and disappears.
+    case fullScreen
+    /// In a box in the middle of the window, as big as ``ViewController/preferredContentSize``
+    /// allows; what it covers stays visible around it and does not disappear, as on an iPad.
+    case formSheet
+}
+
+/// Modal presentation, as UIKit's `present` and `dismiss`.
 ///
-/// The presented controller's view covers the window; the presenting side's view is hidden
-/// under it and gets its disappearance callbacks, as with UIKit's `.fullScreen` style.
+/// With ``ModalPresentationStyle/fullScreen`` the presented controller's view covers the
+/// window; the presenting side's view is hidden under it and gets its disappearance callbacks.
+/// With ``ModalPresentationStyle/formSheet`` it sits in the middle of the window over the rest,
+/// which stays on screen. Either way the presented controller is first in the responder chain
+/// and the only place focus goes.
 extension ViewController {
     /// Presents `viewController` over the whole window, then calls `completion`.
     ///
@@ -21,12 +33,13 @@ extension ViewController {
         guard let window else {
             return HeadlessUIDiagnostics.report(.presentingOutsideWindow(presenter: debugName))
         }
-        let covered = window.topmostController
+        let covers = viewController.modalPresentationStyle == .fullScreen
+        let covered = covers ? window.topmostController : nil
         presentedViewController = viewController
         viewController.presentingViewController = self
         viewController.isBeingPresented = true
         transition(from: covered, to: viewController, onScreen: window.isVisible) {
-            window.addPresentedView(viewController.view)
+            window.addPresentedView(viewController)
             covered?.viewIfLoaded?.isHidden = true
         }
         viewController.isBeingPresented = false
@@ -44,7 +57,8 @@ extension ViewController {
         // Controllers presented above go first, without appearing on the way down.
         presented.presentedViewController?.dismissWithoutUncovering()
         let window = presented.window
-        let uncovered = presenter.window.flatMap { _ in presenter.presentationContext }
+        let uncovers = presented.modalPresentationStyle == .fullScreen
+        let uncovered = uncovers ? presenter.window.flatMap { _ in presenter.presentationContext } : nil
         presented.isBeingDismissed = true
         transition(from: presented, to: uncovered, onScreen: window?.isVisible ?? false) {
             uncovered?.viewIfLoaded?.isHidden = false

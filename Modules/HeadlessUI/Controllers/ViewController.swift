@@ -62,6 +62,12 @@ open class ViewController {
     public internal(set) var isBeingDismissed = false
     /// True during the appearance callbacks of a presentation of this controller.
     public internal(set) var isBeingPresented = false
+    /// How ``present(_:completion:)`` shows this controller: over the whole window (the
+    /// default), or as a sheet in the middle of it over what stays visible.
+    public var modalPresentationStyle = ModalPresentationStyle.fullScreen
+    /// The size a sheet would like, in cells; a dimension of 0 takes the window's, less a
+    /// margin. Only for ``ModalPresentationStyle/formSheet``.
+    public var preferredContentSize = Size.zero
 
     private var loadedView: View?
 
@@ -118,9 +124,20 @@ open class ViewController {
     /// the selected tab. Commands go to it first (see ``commandResponders``). `nil` by default.
     open var visibleChild: ViewController? { nil }
 
-    /// Handles a line typed at the prompt, as a responder handles a key command in UIKit.
-    /// Return ``CommandResult/notHandled`` for commands that are not this controller's, so that
-    /// its parent gets them. The default handles nothing.
+    /// The commands this controller offers while it is on screen: keys, typed words, or both,
+    /// with their help. The window runs them (``Window/send(_:)``, ``Window/perform(_:)``) and
+    /// the help bar and help text list them. Read each time a key arrives or the help is drawn,
+    /// so it may depend on the controller's state. None by default.
+    open var keyCommands: [KeyCommand] { [] }
+
+    /// The view that gets the keyboard focus when a key arrives and nothing has it (a table,
+    /// a text field), as UIKit's preferred focus environments. `nil` by default.
+    open var preferredFocusedView: View? { nil }
+
+    /// Handles a line typed at the prompt that none of the ``keyCommands`` took, as a
+    /// responder handles a key command in UIKit. Return ``CommandResult/notHandled`` for
+    /// commands that are not this controller's, so that its parent gets them. The default
+    /// handles nothing.
     open func handle(_ command: TerminalCommand) -> CommandResult { .notHandled }
 
     // MARK: Containment callbacks

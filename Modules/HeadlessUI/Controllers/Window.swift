@@ -24,6 +24,7 @@ open class Window: View {
     public private(set) var isKeyWindow = false
 
     private var root: ViewController?
+    let focusStorage = FocusStorage()
 
     /// Creates a hidden window of `size` cells.
     public init(size: Size) {
@@ -87,10 +88,34 @@ open class Window: View {
         }
     }
 
-    /// Adds a presented controller's view above everything, filling the window.
-    func addPresentedView(_ view: View) {
+    /// Adds a presented controller's view above everything: filling the window, or as a sheet
+    /// centred in it.
+    func addPresentedView(_ controller: ViewController) {
+        let view = controller.view
         addSubview(view)
-        view.pinEdges(to: self, identifier: "Window-presentation")
+        guard controller.modalPresentationStyle == .formSheet else {
+            view.pinEdges(to: self, identifier: "Window-presentation")
+            return
+        }
+        let preferred = controller.preferredContentSize
+        // A sheet keeps a margin inside the window, and takes its preferred size where that fits.
+        controller.makeLayout {
+            _ = try view.ndl.makeConstraints { make in
+                make.center.equalToSuperview()
+                make.width.lessThanOrEqualToSuperview().offset(-4)
+                make.height.lessThanOrEqualToSuperview().offset(-2)
+                if preferred.width > 0 {
+                    make.width.equalTo(preferred.width).priority(750)
+                } else {
+                    make.width.equalToSuperview().offset(-4).priority(750)
+                }
+                if preferred.height > 0 {
+                    make.height.equalTo(preferred.height).priority(750)
+                } else {
+                    make.height.equalToSuperview().offset(-2).priority(750)
+                }
+            }
+        }
     }
 }
 

@@ -20,7 +20,24 @@ public struct Canvas: Sendable, Hashable {
     public let width: Int
     /// The number of rows.
     public let height: Int
-    private var cells: [Cell]
+    /// Where the terminal's cursor shows, as a text field that has focus puts it; `nil` keeps it
+    /// hidden.
+    public var cursor: Position?
+    private(set) var cells: [Cell]
+
+    /// A cell's column and row, from 0.
+    public struct Position: Sendable, Hashable {
+        /// The column.
+        public var x: Int
+        /// The row.
+        public var y: Int
+
+        /// The cell at column `x`, row `y`.
+        public init(x: Int, y: Int) {
+            self.x = x
+            self.y = y
+        }
+    }
 
     /// A blank canvas of `width` columns and `height` rows (negative sizes count as 0).
     public init(width: Int, height: Int) {
@@ -51,11 +68,20 @@ public struct Canvas: Sendable, Hashable {
         return cellWidth
     }
 
+    /// Puts `character` at (`x`, `y`) as a terminal prints it, for this package's test terminal.
+    package mutating func replace(x: Int, y: Int, with character: Character, style: TextStyle) {
+        put(character, x: x, y: y, style: style, clip: CellRect(x: 0, y: 0, width: width, height: height))
+    }
+
     private mutating func set(_ cell: Cell, x: Int, y: Int) {
         let index = y * width + x
-        // Overwriting half of a wide character blanks its other half.
-        if cells[index].isContinuation, x > 0 { cells[index - 1] = .blank }
-        if !cell.isContinuation, x + 1 < width, cells[index + 1].isContinuation { cells[index + 1] = .blank }
+        // Overwriting half of a wide character blanks its other half, as a terminal does. A
+        // continuation cell is only ever set right after its own left half.
+        if cells[index].isContinuation {
+            if !cell.isContinuation, x > 0 { cells[index - 1] = .blank }
+        } else if x + 1 < width, cells[index + 1].isContinuation {
+            cells[index + 1] = .blank
+        }
         cells[index] = cell
     }
 

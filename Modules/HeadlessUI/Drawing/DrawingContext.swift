@@ -55,6 +55,14 @@ public struct DrawingContext {
         }
     }
 
+    /// Shows the terminal's cursor at (`x`, `y`) when the frame is on screen, as a focused text
+    /// field does at its insertion point; nothing when the cell is clipped.
+    public mutating func setCursor(x: Int, y: Int) {
+        let position = Canvas.Position(x: origin.x + x, y: origin.y + y)
+        guard clip.contains(x: position.x, y: position.y) else { return }
+        canvas.cursor = position
+    }
+
     /// Fills a rectangle with `character` (a space by default) in `style`.
     public mutating func fill(
         x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil, with character: Character = " ",

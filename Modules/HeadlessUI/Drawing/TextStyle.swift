@@ -1,4 +1,5 @@
-/// A terminal colour: one of the sixteen ANSI colours, or an index into the 256-colour palette.
+/// A terminal colour: one of the sixteen ANSI colours, an index into the 256-colour palette, or
+/// a 24-bit colour. A frame writer lowers it to what the terminal shows (``ColorDepth``).
 public enum Color: Sendable, Hashable {
     /// ANSI black (30).
     case black
@@ -20,11 +21,14 @@ public enum Color: Sendable, Hashable {
     case gray
     /// An entry of the 256-colour palette (`38;5;n`).
     case palette(UInt8)
+    /// A 24-bit colour (`38;2;r;g;b`), for pictures.
+    case rgb(UInt8, UInt8, UInt8)
 
     /// The SGR parameters that select the colour as foreground, or as background.
     func sgr(background: Bool) -> String {
         let base = background ? 40 : 30
         switch self {
+        case .rgb(let red, let green, let blue): return "\(base + 8);2;\(red);\(green);\(blue)"
         case .black: return "\(base)"
         case .red: return "\(base + 1)"
         case .green: return "\(base + 2)"
@@ -72,14 +76,22 @@ public struct TextStyle: Sendable, Hashable {
     public static let plain = TextStyle()
 
     /// The escape sequence that switches a terminal from the default look to this style.
-    var escapeSequence: String {
+    var escapeSequence: String { escapeSequence(depth: .trueColor) }
+
+    /// The escape sequence that switches a terminal from the default look to this style, with
+    /// its colours lowered to `depth` (none at ``ColorDepth/none``: attributes stay).
+    func escapeSequence(depth: ColorDepth) -> String {
         var parameters: [String] = []
         if isBold { parameters.append("1") }
         if isDim { parameters.append("2") }
         if isUnderlined { parameters.append("4") }
         if isInverse { parameters.append("7") }
-        if let foreground { parameters.append(foreground.sgr(background: false)) }
-        if let background { parameters.append(background.sgr(background: true)) }
+        if let foreground = foreground.flatMap(depth.lower) {
+            parameters.append(foreground.sgr(background: false))
+        }
+        if let background = background.flatMap(depth.lower) {
+            parameters.append(background.sgr(background: true))
+        }
         return parameters.isEmpty ? "" : "\u{1B}[" + parameters.joined(separator: ";") + "m"
     }
 }

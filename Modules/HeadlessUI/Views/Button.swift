@@ -7,9 +7,9 @@ import Layout
 /// save.isEnabled = !draft.isEmpty
 /// ```
 ///
-/// It draws as `[ Save ]`, dimmed when disabled. In a terminal nobody taps: the app's command
-/// handler, or a test, calls ``tap()``.
-open class Button: View, Drawable {
+/// It draws as `[ Save ]`, dimmed when disabled and inverted while it has focus. A click, or
+/// Enter or Space while it has focus, taps it; code and tests call ``tap()``.
+open class Button: View, Drawable, Focusable, MouseResponder {
     /// The title between the brackets.
     public var title: String {
         didSet { if title != oldValue { invalidateIntrinsicContentSize() } }
@@ -38,6 +38,23 @@ open class Button: View, Drawable {
         return true
     }
 
+    /// Whether the button is enabled and shown.
+    public var canBecomeFocused: Bool { isEnabled && !isHidden }
+
+    /// Enter and Space tap the button.
+    open func handleKey(_ press: KeyPress) -> Bool {
+        guard press.modifiers.isEmpty, press.key == .enter || press.key == .character(" ") else {
+            return false
+        }
+        return tap()
+    }
+
+    /// A left click taps the button.
+    open func handleMouse(_ event: MouseEvent, at point: Canvas.Position) -> Bool {
+        guard case .press(.left) = event.kind else { return false }
+        return tap()
+    }
+
     /// `[ title ]`: the title's width plus four cells, by one row.
     open override var intrinsicContentSize: Size {
         Size(width: Double(title.terminalWidth + 4), height: 1)
@@ -50,7 +67,7 @@ open class Button: View, Drawable {
     open func draw(in context: inout DrawingContext) {
         var style = titleStyle
         if !isEnabled { style.isDim = true }
-        if isHighlighted { style.isInverse = true }
+        if isHighlighted || isFocused { style.isInverse = true }
         context.drawLine("[ \(title) ]", y: 0, alignment: .center, style: style)
     }
 }

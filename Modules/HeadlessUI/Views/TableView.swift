@@ -13,7 +13,11 @@ import Layout
 /// visible rows, handing each screen slot's cell back for reuse, and places cells with frames. A table of 10,000 rows costs the same to
 /// draw as one of 20. ``contentOffset`` is the first visible row; when rows do not all fit, a
 /// scroll indicator takes the last column.
-open class TableView: View, Drawable {
+///
+/// With focus, Up and Down move the selection (Page Up, Page Down, Home and End by pages and
+/// to the ends) and Enter taps the selected row. A click taps the row under it; the wheel
+/// scrolls three rows a notch.
+open class TableView: View, Drawable, Focusable, MouseResponder {
     /// Where ``scrollToRow(at:at:)`` puts a row, as `UITableView.ScrollPosition`.
     public enum ScrollPosition: Sendable, Hashable {
         /// Scroll as little as makes the row visible.
@@ -156,6 +160,52 @@ open class TableView: View, Drawable {
         selectRow(at: row)
         delegate?.tableView(self, didSelectRowAt: row)
         return true
+    }
+
+    // MARK: Keys and mouse
+
+    /// Whether the table has rows and is shown.
+    public var canBecomeFocused: Bool { numberOfRows > 0 && !isHidden }
+
+    /// Moves the selection with the arrows, Page Up/Down and Home/End; Enter taps the
+    /// selected row.
+    open func handleKey(_ press: KeyPress) -> Bool {
+        guard press.modifiers.isEmpty, numberOfRows > 0 else { return false }
+        let page = max(1, rowsPerPage)
+        let current = selectedRow
+        let target: Int
+        switch press.key {
+        case .up: target = (current ?? offset + 1) - 1
+        case .down: target = current.map { $0 + 1 } ?? offset
+        case .pageUp: target = (current ?? offset) - page
+        case .pageDown: target = (current ?? offset) + page
+        case .home: target = 0
+        case .end: target = numberOfRows - 1
+        case .enter:
+            guard let current else { return false }
+            return tapRow(at: current)
+        default: return false
+        }
+        selectRow(at: min(max(0, target), numberOfRows - 1))
+        return true
+    }
+
+    /// A left click taps the row under it; the wheel scrolls three rows a notch.
+    open func handleMouse(_ event: MouseEvent, at point: Canvas.Position) -> Bool {
+        switch event.kind {
+        case .scrollUp:
+            contentOffset -= 3
+            return true
+        case .scrollDown:
+            contentOffset += 3
+            return true
+        case .press(.left):
+            let row = offset + point.y / max(1, rowHeight)
+            guard point.y < rowsPerPage * max(1, rowHeight), row < numberOfRows else { return false }
+            return tapRow(at: row)
+        default:
+            return false
+        }
     }
 
     private func updateSelection() {

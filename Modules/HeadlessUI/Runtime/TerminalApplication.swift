@@ -1,0 +1,286 @@
+import Foundation
+import Layout
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a ``Window`` full-screen in a terminal: the terminal session, the input, the signals,
+/// the resizes and the frames, as `UIApplication` runs an app's event loop.
+///
+/// ```swift
+/// let window = Window(size: Size(width: 80, height: 24))
+/// window.rootViewController = CounterViewController()
+/// window.makeKeyAndVisible()
+/// let application = TerminalApplication(window: window)
+/// let reason = try await application.run()     // until quit(), Ctrl-C or a signal
+/// exit(reason.exitStatus)
+/// ```
+///
+/// What it does for every app:
+///
+/// - **Session.** Raw mode and the alternate screen (``TerminalSession``) are entered when
+///   ``run()`` starts and left when it ends, however it ends: ``quit()``, Ctrl-C, the end of
+///   input, SIGINT, SIGTERM or SIGHUP (then ``ExitReason/signal(_:)``), or `exit()` (an
+///   `atexit` handler). Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT
+///   enters it again and redraws.
+/// - **Signals** arrive through dispatch sources (``SignalEvents``): no work happens inside a
+///   signal handler.
+/// - **Input.** Keys, pastes and mouse reports are decoded (``InputDecoder``) on a thread of
+///   their own and delivered to the window on the main actor (``Window/send(_:)``). What no
+///   view or command takes: Ctrl-C quits (``quitsOnControlC``), Ctrl-L redraws the whole
+///   screen, Ctrl-Z suspends.
+/// - **Resize.** SIGWINCH resizes the window to the terminal and redraws it in full, before
+///   anything else is read.
+/// - **Frames.** After each event, the window is laid out and drawn, and only the cells that
+///   changed are written (``FrameWriter``); ``setNeedsDisplay()`` asks for a frame when work
+///   done elsewhere changed what is shown.
+///
+/// The event handling is public (``handle(_:)``, ``resize(to:)``, ``renderFrame()``), so that a
+/// test driver can run an app without a terminal, through the same code (see
+/// `HeadlessUITesting`'s `TerminalPilot`).
+@MainActor
+public final class TerminalApplication {
+    /// Why ``run()`` returned.
+    public enum ExitReason: Sendable, Hashable {
+        /// ``quit()`` was called, or Ctrl-C pressed.
+        case quit
+        /// The input ended (the terminal closed it).
+        case endOfInput
+        /// A signal that ends a program arrived: SIGINT, SIGTERM or SIGHUP.
+        case signal(Int32)
+
+        /// The status a process exits with: 0, or 128 plus the signal's number, as shells
+        /// report a death by signal.
+        public var exitStatus: Int32 {
+            switch self {
+            case .quit, .endOfInput: 0
+            case .signal(let number): 128 + number
+            }
+        }
+    }
+
+    /// The window shown.
+    public let window: Window
+    /// Whether Ctrl-C quits when no view or command takes it. On by default.
+    public var quitsOnControlC = true
+    /// Hears the reason of a key command that failed (``CommandResult/failed(_:)``), for a
+    /// status line.
+    public var onCommandFailure: (@MainActor (String) -> Void)?
+    /// The last frame drawn.
+    public private(set) var lastFrame: Canvas?
+    /// The bytes written for the last frame.
+    public private(set) var lastFrameBytes: [UInt8] = []
+    /// How many frames were written in full (the first, after resizes, resumes and Ctrl-L).
+    public private(set) var fullFrameCount = 0
+
+    private var writer: FrameWriter
+    private let output: ([UInt8]) -> Void
+    private let session: TerminalSession?
+    private var events: AsyncStream<LoopEvent>.Continuation?
+    private var redrawRequested = false
+    /// Why the application is ending, once ``quit()`` or a signal asked it to.
+    public private(set) var exitReason: ExitReason?
+
+    /// An application on the process's terminal (standard input and output), with the
+    /// capabilities its environment gives.
+    public convenience init(
+        window: Window, session: TerminalSession = TerminalSession(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.init(
+            window: window, capabilities: TerminalCapabilities(environment: environment), session: session,
+            output: { session.write($0) })
+    }
+
+    /// An application that writes its frames to `output`, for test drivers and benchmarks; it
+    /// has no terminal session, so only ``handle(_:)``, ``resize(to:)`` and the frame methods
+    /// apply.
+    public convenience init(
+        window: Window, capabilities: TerminalCapabilities, output: @escaping ([UInt8]) -> Void
+    ) {
+        self.init(window: window, capabilities: capabilities, session: nil, output: output)
+    }
+
+    private init(
+        window: Window, capabilities: TerminalCapabilities, session: TerminalSession?,
+        output: @escaping ([UInt8]) -> Void
+    ) {
+        self.window = window
+        writer = FrameWriter(capabilities: capabilities)
+        self.session = session
+        self.output = output
+    }
+
+    /// What the terminal shows.
+    public var capabilities: TerminalCapabilities { writer.capabilities }
+
+    // MARK: Events
+
+    /// Delivers `event` to the window, runs the application's keys for what it did not take,
+    /// then draws the frame.
+    public func handle(_ event: InputEvent) {
+        let result = window.send(event)
+        switch result {
+        case .handled: break
+        case .failed(let reason): onCommandFailure?(reason)
+        case .notHandled:
+            if case .key(let press) = event { handleApplicationKey(press) }
+        }
+        guard exitReason == nil else { return }
+        renderFrame()
+    }
+
+    private func handleApplicationKey(_ press: KeyPress) {
+        guard press.modifiers == .control else { return }
+        switch press.key {
+        case .character("c") where quitsOnControlC: quit()
+        case .character("l"): writer.invalidate()
+        case .character("z"): suspend()
+        default: break
+        }
+    }
+
+    /// Resizes the window to `size` and draws it in full.
+    public func resize(to size: Size) {
+        window.resize(to: size)
+        writer.invalidate()
+        renderFrame()
+    }
+
+    /// Asks for a frame: drawn by the run loop as soon as it has handled the events before
+    /// this call. For changes made outside an event (a download finished, a timer fired).
+    public func setNeedsDisplay() {
+        guard let events else {
+            renderFrame()
+            return
+        }
+        guard !redrawRequested else { return }
+        redrawRequested = true
+        events.yield(.redraw)
+    }
+
+    /// Draws the window and writes the cells that changed since the last frame.
+    public func renderFrame() {
+        let canvas = window.render()
+        let bytes = writer.frame(canvas)
+        if writer.lastFrameWasFull { fullFrameCount += 1 }
+        lastFrame = canvas
+        lastFrameBytes = bytes
+        if !bytes.isEmpty { output(bytes) }
+    }
+
+    /// Draws the whole screen again, as Ctrl-L does.
+    public func redrawAll() {
+        writer.invalidate()
+        renderFrame()
+    }
+
+    /// Ends ``run()`` after the event being handled; the session is left.
+    public func quit() {
+        exitReason = exitReason ?? .quit
+        events?.yield(.redraw)
+    }
+
+    // MARK: The run loop
+
+    private enum LoopEvent: Sendable {
+        case input(InputEvent)
+        case inputEnded
+        case signal(Int32)
+        case redraw
+    }
+
+    /// Enters the terminal session, draws the window at the terminal's size, and handles
+    /// input, signals and redraw requests until ``quit()``, Ctrl-C, the end of input, or
+    /// SIGINT, SIGTERM or SIGHUP. The session is left before it returns.
+    ///
+    /// - Throws: ``TerminalError`` when the terminal cannot be taken over (standard input is
+    ///   not a terminal, say); nothing was changed then.
+    public func run() async throws(TerminalError) -> ExitReason {
+        guard let session else { throw .notATerminal }
+        let (stream, continuation) = AsyncStream<LoopEvent>.makeStream(bufferingPolicy: .unbounded)
+        // The signal sources are set up before the session is entered, so that a signal
+        // arriving while it is entered finds them.
+        let signals = SignalEvents.stream([SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT])
+        let signalTask = Task.detached {
+            for await number in signals { continuation.yield(.signal(number)) }
+        }
+        try session.enter()
+        defer { session.leave() }
+        let input = TerminalInput(fileDescriptor: session.inputDescriptor).events()
+        let inputTask = Task.detached {
+            for await event in input { continuation.yield(.input(event)) }
+            continuation.yield(.inputEnded)
+        }
+        defer {
+            inputTask.cancel()
+            signalTask.cancel()
+            events = nil
+            continuation.finish()
+        }
+        events = continuation
+        exitReason = nil
+        fitToTerminal()
+        redrawAll()
+        for await event in stream {
+            switch event {
+            case .input(let input): handle(input)
+            case .inputEnded: exitReason = exitReason ?? .endOfInput
+            case .redraw:
+                redrawRequested = false
+                if exitReason == nil { renderFrame() }
+            case .signal(let number): handleSignal(number)
+            }
+            if exitReason != nil { break }
+        }
+        return exitReason ?? .endOfInput
+    }
+
+    private func handleSignal(_ number: Int32) {
+        switch number {
+        case SIGWINCH:
+            fitToTerminal()
+            redrawAll()
+        case SIGTSTP:
+            suspend()
+        case SIGCONT:
+            resume()
+        default:
+            exitReason = exitReason ?? .signal(number)
+        }
+    }
+
+    private func fitToTerminal() {
+        guard let session, let size = Terminal.size(fileDescriptor: session.outputDescriptor) else { return }
+        window.resize(to: size)
+    }
+
+    /// Leaves the session and stops the process, as Ctrl-Z does in a shell; when the shell
+    /// continues it, enters the session again and redraws.
+    private func suspend() {
+        guard let session, session.isActive else { return }
+        session.leave()
+        // Stopped here until SIGCONT; SIGTSTP's default action is the stop.
+        signal(SIGTSTP, SIG_DFL)
+        kill(getpid(), SIGTSTP)
+        signal(SIGTSTP, SIG_IGN)
+        resume()
+    }
+
+    /// Enters the session again after a stop (its settings may have been changed meanwhile) and
+    /// redraws at the terminal's size.
+    private func resume() {
+        guard let session else { return }
+        do {
+            try session.enter()
+        } catch {
+            exitReason = exitReason ?? .endOfInput
+            return
+        }
+        fitToTerminal()
+        redrawAll()
+    }
+}
