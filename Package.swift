@@ -23,7 +23,7 @@ let modules: [Module] = [
     .module(
         "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout"],
         testDependencies: ["HeadlessUI", "Layout", "HeadlessUITesting"], testExclude: ["Snapshots"]),
-    .module("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI"], tests: false),
+    .module("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "Layout"], tests: false),
     .module(
         "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"],
         testDependencies: ["RIBs", "HeadlessUI", "Layout"]),
@@ -64,6 +64,8 @@ let modules: [Module] = [
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
+    .tool(
+        "HeadlessUIDemo", product: "headlessui-demo", dependencies: ["HeadlessUI", "Layout"], tests: false),
     .tool(
         "Benchmarks", product: "bench",
         dependencies: [

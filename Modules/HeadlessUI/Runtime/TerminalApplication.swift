@@ -263,10 +263,20 @@ public final class TerminalApplication {
     private func suspend() {
         guard let session, session.isActive else { return }
         session.leave()
-        // Stopped here until SIGCONT; SIGTSTP's default action is the stop.
-        signal(SIGTSTP, SIG_DFL)
+        // Stopped here until SIGCONT; SIGTSTP's default action is the stop. The signal is
+        // unblocked on this thread in case the process was started with it blocked.
+        var stop = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, nil)
+        // The dispatch source's own action is put back afterwards, so that the next SIGTSTP
+        // reaches the run loop again.
+        var stopping = sigaction()
+        stopping.__sigaction_handler.sa_handler = SIG_DFL
+        var kept = sigaction()
+        sigaction(SIGTSTP, &stopping, &kept)
         kill(getpid(), SIGTSTP)
-        signal(SIGTSTP, SIG_IGN)
+        sigaction(SIGTSTP, &kept, nil)
         resume()
     }
 

@@ -1,0 +1,263 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The runtime in a real terminal: `headlessui-demo` (built next to this test bundle) runs in a
+/// tmux pane on a tmux server of its own, which is killed whatever happens. Each test sends keys,
+/// resizes, signals, and reads the pane's text and whether the alternate screen is on; the pane's
+/// shell compares the terminal's settings before and after the app (`stty -g`).
+@Suite("A real terminal: headlessui-demo under tmux", .serialized)
+struct RealTerminalTests {
+    @Test func keysResizeAndCtrlCLeaveTheTerminalAsItWas() async throws {
+        try await Tmux.session { tmux in
+            try await tmux.startDemoInShell()
+            try await tmux.waitFor { $0.contains("Groceries") }
+            #expect(try await tmux.alternateScreen)
+            try await tmux.send("Down", "Enter")
+            try await tmux.waitFor { $0.contains("Oat milk is item 1 of 8") }
+            try await tmux.send("Escape")
+            try await tmux.waitFor { $0.contains("2. Eggs") }
+            try await tmux.run(["resize-window", "-t", tmux.target, "-x", "40", "-y", "12"])
+            let small = try await tmux.waitFor { screen in
+                let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                return rows.count >= 12 && rows.contains { $0 == String(repeating: "─", count: 40) }
+                    && screen.contains("[1 Groceries]")
+            }
+            #expect(small.split(separator: "\n").allSatisfy { $0.count <= 40 })
+            try await tmux.run(["resize-window", "-t", tmux.target, "-x", "100", "-y", "30"])
+            try await tmux.waitFor { $0.contains(String(repeating: "─", count: 100)) }
+            try await tmux.send("C-c")
+            let after = try await tmux.waitFor { $0.contains("MODES-") }
+            #expect(after.contains("status=0"))
+            #expect(after.contains("MODES-RESTORED"))
+            #expect(try await !tmux.alternateScreen)
+        }
+    }
+
+    @Test(arguments: [("TERM", SIGTERM), ("HUP", SIGHUP), ("INT", SIGINT)])
+    func aSignalEndsTheAppAndTheTerminalIsRestored(name: String, number: Int32) async throws {
+        try await Tmux.session { tmux in
+            try await tmux.startDemoInShell()
+            try await tmux.waitFor { $0.contains("Groceries") }
+            let pid = try tmux.demoPID()
+            #expect(kill(pid, number) == 0)
+            let after = try await tmux.waitFor { $0.contains("MODES-") }
+            #expect(after.contains("status=\(128 + number)"), "SIG\(name)")
+            #expect(after.contains("MODES-RESTORED"), "SIG\(name)")
+            #expect(try await !tmux.alternateScreen, "SIG\(name)")
+        }
+    }
+
+    @Test func ctrlZLeavesTheScreenAndFgRedrawsIt() async throws {
+        try await Tmux.session { tmux in
+            // An interactive shell with job control, as a user has.
+            try await tmux.start(command: "sh -i", environment: ["PS1": "$ "])
+            try await tmux.send(literal: "\(try Tmux.demoPath()) --pid-file \(tmux.pidFile)")
+            try await tmux.send("Enter")
+            try await tmux.waitFor { $0.contains("Groceries") }
+            try await tmux.send("C-z")
+            try await tmux.waitFor { $0.contains("Stopped") }
+            #expect(try await !tmux.alternateScreen)
+            try await tmux.send(
+                literal: "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo")
+            try await tmux.send("Enter")
+            try await tmux.waitFor { $0.contains("icanon echo") }
+            try await tmux.send(literal: "fg")
+            try await tmux.send("Enter")
+            let resumed = try await tmux.waitFor { $0.contains("1. Oat milk") && !$0.contains("Stopped") }
+            #expect(resumed.contains("Groceries"))
+            #expect(try await tmux.alternateScreen)
+            try await tmux.send("C-c")
+            try await tmux.waitFor { $0.contains("ended (quit)") }
+        }
+    }
+
+    @Test func aCLocaleAndNoColorGetASCIIAndNoColours() async throws {
+        try await Tmux.session { tmux in
+            try await tmux.startDemoInShell(environment: ["LANG": "C", "LC_ALL": "C", "NO_COLOR": "1"])
+            let screen = try await tmux.waitFor { $0.contains("Groceries") }
+            #expect(screen.contains(String(repeating: "-", count: 80)))
+            #expect(!screen.contains("─"))
+            let styled = try await tmux.run(["capture-pane", "-p", "-e", "-t", tmux.target])
+            #expect(!styled.contains("[33m") && !styled.contains("38;5"))
+            try await tmux.send("C-c")
+            try await tmux.waitFor { $0.contains("MODES-RESTORED") }
+        }
+    }
+}
+
+/// A tmux server of the test's own (`tmux -L NAME`) with one 80×24 pane.
+struct Tmux {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let socket = "ribcage-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "headlessui-demo-\(UUID().uuidString).pid"
+    ).path
+    var target: String { "demo" }
+
+    /// Runs `body` with a fresh server, and kills the server and removes the pid file however
+    /// `body` ends.
+    static func session(_ body: (Tmux) async throws -> Void) async throws {
+        let tmux = Tmux()
+        do {
+            try await body(tmux)
+        } catch {
+            let screen = (try? await tmux.capture()) ?? "(no pane)"
+            await tmux.cleanUp()
+            throw Failure(description: "\(error)\nThe pane showed:\n\(screen)")
+        }
+        await tmux.cleanUp()
+    }
+
+    private func cleanUp() async {
+        _ = try? await run(["kill-server"])
+        try? FileManager.default.removeItem(atPath: pidFile)
+        // A killed server can leave its socket file behind.
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
+    }
+
+    /// The demo executable, next to this test bundle.
+    static func demoPath() throws -> String {
+        let testBinary = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let demo = testBinary.deletingLastPathComponent().appendingPathComponent("headlessui-demo").path
+        guard FileManager.default.isExecutableFile(atPath: demo) else {
+            throw Failure(description: "headlessui-demo is not built at \(demo); run `swift build` first")
+        }
+        return demo
+    }
+
+    /// Starts the pane running `command` in an 80×24 window.
+    func start(command: String, environment: [String: String] = [:]) async throws {
+        var arguments = ["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", "80", "-y", "24"]
+        let settings = ["LANG": "C.UTF-8", "TERM": "xterm-256color"].merging(environment) { $1 }
+        for (key, value) in settings.sorted(by: { $0.key < $1.key }) {
+            arguments += ["-e", "\(key)=\(value)"]
+        }
+        _ = try await run(arguments + [command])
+    }
+
+    /// Starts the demo from a non-interactive shell that prints its exit status and whether the
+    /// terminal's settings are what they were before it ran.
+    func startDemoInShell(environment: [String: String] = [:]) async throws {
+        let demo = try Self.demoPath()
+        let script = """
+            before=$(stty -g); '\(demo)' --pid-file '\(pidFile)'; echo "status=$?"; \
+            if [ "$before" = "$(stty -g)" ]; then echo MODES-RESTORED; else echo MODES-CHANGED; fi; exec sleep 600
+            """
+        try await start(
+            command: "sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'",
+            environment: environment)
+    }
+
+    func demoPID() throws -> Int32 {
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8)
+        guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(description: "no pid in \(pidFile)")
+        }
+        return pid
+    }
+
+    func send(_ keys: String...) async throws {
+        _ = try await run(["send-keys", "-t", target] + keys)
+    }
+
+    func send(literal text: String) async throws {
+        _ = try await run(["send-keys", "-t", target, "-l", text])
+    }
+
+    func capture() async throws -> String {
+        try await run(["capture-pane", "-p", "-t", target])
+    }
+
+    var alternateScreen: Bool {
+        get async throws {
+            try await run(["display-message", "-p", "-t", target, "#{alternate_on}"]).hasPrefix("1")
+        }
+    }
+
+    /// Captures the pane until `condition` holds, for at most 10 seconds; returns that screen.
+    @discardableResult
+    func waitFor(_ condition: (String) -> Bool, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+        -> String
+    {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var screen = ""
+        while ContinuousClock.now < deadline {
+            screen = try await capture()
+            if condition(screen) { return screen }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        throw Failure(description: "the pane never showed what was awaited (\(sourceLocation))")
+    }
+
+    /// Runs `tmux -L socket arguments…` and returns its standard output. The child is spawned
+    /// and waited for on a thread of its own, so no thread of the cooperative pool blocks. The
+    /// output goes through a file, not a pipe: the server that `new-session` starts inherits
+    /// the descriptor and would hold a pipe open for its lifetime.
+    @discardableResult
+    func run(_ arguments: [String]) async throws -> String {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tmux-\(UUID().uuidString).out"
+        )
+        .path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let command = ["tmux", "-L", socket] + arguments
+        let status = try await Self.spawnAndWait(command, output: outputPath)
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 || arguments.first == "kill-server" else {
+            throw Failure(
+                description: "tmux \(arguments.joined(separator: " ")) failed with status \(status)")
+        }
+        return text
+    }
+
+    private static func spawnAndWait(_ command: [String], output: String) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                var actions = posix_spawn_file_actions_t()
+                posix_spawn_file_actions_init(&actions)
+                defer { posix_spawn_file_actions_destroy(&actions) }
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+                var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+                defer { for argument in argv { free(argument) } }
+                // The child starts with no signal blocked and every signal at its default action,
+                // as from a shell: this thread may have inherited a dispatch worker's mask, and
+                // a pane that blocks SIGHUP or SIGTSTP would neither hang up nor suspend.
+                var attributes = posix_spawnattr_t()
+                posix_spawnattr_init(&attributes)
+                defer { posix_spawnattr_destroy(&attributes) }
+                var none = sigset_t()
+                var all = sigset_t()
+                sigemptyset(&none)
+                sigfillset(&all)
+                posix_spawnattr_setsigmask(&attributes, &none)
+                posix_spawnattr_setsigdefault(&attributes, &all)
+                posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+                var pid: pid_t = 0
+                let spawned = posix_spawnp(&pid, command[0], &actions, &attributes, &argv, environ)
+                guard spawned == 0 else {
+                    continuation.resume(
+                        throwing: Failure(description: "tmux cannot start (is it installed?): \(spawned)"))
+                    return
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                // WIFEXITED and WEXITSTATUS, which Swift does not import.
+                continuation.resume(
+                    returning: status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F))
+            }
+            thread.start()
+        }
+    }
+}

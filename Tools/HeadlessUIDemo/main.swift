@@ -1,0 +1,40 @@
+// headlessui-demo: a small full-screen app on HeadlessUI's terminal runtime, for trying the
+// runtime by hand and for its real-terminal test under tmux.
+//
+//     swift run headlessui-demo [--pid-file PATH]
+//
+// Keys: Up/Down, Enter, Esc, Tab, Alt-1/Alt-2, d, ?, Ctrl-L, Ctrl-Z, Ctrl-C.
+
+import Foundation
+import HeadlessUI
+import Layout
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let index = arguments.firstIndex(of: "--pid-file"), index + 1 < arguments.count {
+    do {
+        try "\(getpid())\n".write(toFile: arguments[index + 1], atomically: true, encoding: .utf8)
+    } catch {
+        FileHandle.standardError.write(Data("headlessui-demo: cannot write the pid file: \(error)\n".utf8))
+        exit(73)
+    }
+}
+
+@MainActor
+func runDemo() async -> Int32 {
+    let window = DemoApp.makeWindow(size: Terminal.size() ?? Size(width: 80, height: 24))
+    let application = TerminalApplication(window: window)
+    do {
+        let reason = try await application.run()
+        print("headlessui-demo: ended (\(reason))")
+        return reason.exitStatus
+    } catch {
+        FileHandle.standardError.write(Data("headlessui-demo: \(error)\n".utf8))
+        return 1
+    }
+}
+
+exit(await runDemo())
