@@ -60,7 +60,7 @@ let modules: [Module] = [
         testDependencies: ["HTTPTestServer", "HeadlessUITesting"], testExclude: ["Snapshots"]),
     .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
-    .tool("RibcageTool", dependencies: [.argumentParser]),
+    .tool("RibcageTool", dependencies: [.argumentParser, .subprocess, .systemPackage]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
@@ -80,12 +80,16 @@ let modules: [Module] = [
 let externalPackages: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
 ]
 
 extension Target.Dependency {
     static let argumentParser = Target.Dependency.product(
         name: "ArgumentParser", package: "swift-argument-parser")
     static let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+    static let subprocess = Target.Dependency.product(name: "Subprocess", package: "swift-subprocess")
+    static let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
 }
 
 // MARK: - How a table row becomes targets

@@ -66,7 +66,7 @@ struct AffectedTests {
     }
 
     @Test("--affected reads a real git repository")
-    func gitRepository() throws {
+    func gitRepository() async throws {
         let folder = try TemporaryFolder()
         try folder.write(
             """
@@ -84,16 +84,16 @@ struct AffectedTests {
                 "public let \(target.lowercased()) = 1\n", to: "Sources/\(target)/\(target).swift")
             try folder.write("import Testing\n@Test func t() {}\n", to: "Tests/\(target)Tests/T.swift")
         }
-        let git = { (arguments: [String]) throws -> ProcessResult in
-            try Shell.run(
+        let git = { (arguments: [String]) async throws -> ProcessResult in
+            try await Shell.run(
                 "git", ["-c", "user.name=t", "-c", "user.email=t@t", "-C", folder.url.path] + arguments)
         }
-        #expect(try git(["init", "-q"]).succeeded)
-        #expect(try git(["add", "."]).succeeded)
-        #expect(try git(["commit", "-qm", "start"]).succeeded)
+        #expect(try await git(["init", "-q"]).succeeded)
+        #expect(try await git(["add", "."]).succeeded)
+        #expect(try await git(["commit", "-qm", "start"]).succeeded)
         try folder.write("public let base = 2\n", to: "Sources/Base/Base.swift")
 
-        let listing = try RibcageExecutableTests.ribcage([
+        let listing = try await RibcageExecutableTests.ribcage([
             "test", "--affected", "--list", "--path", folder.url.path,
         ])
         #expect(listing.succeeded, "\(listing.errorText)")
@@ -104,7 +104,7 @@ struct AffectedTests {
                 "Feature  FeatureTests  depends on Base (changed)",
             ])
 
-        let badBase = try RibcageExecutableTests.ribcage([
+        let badBase = try await RibcageExecutableTests.ribcage([
             "test", "--affected", "--base", "nope", "--list", "--path", folder.url.path,
         ])
         #expect(badBase.status == 64)

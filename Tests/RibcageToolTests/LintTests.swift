@@ -2,51 +2,6 @@ import Foundation
 import RibcageTool
 import Testing
 
-@Suite("Import scanner")
-struct ImportScannerTests {
-    @Test("finds every form of import, with its line")
-    func forms() {
-        let source = """
-            import Foundation
-            @testable import Cart
-            @_exported import Core
-            import struct Net.Client
-            #if canImport(FoundationNetworking)
-                import FoundationNetworking
-            #endif
-            import Logging; import Metrics
-            """
-        let found = ImportScanner.references(in: source)
-        #expect(
-            found.map(\.module) == [
-                "Foundation", "Cart", "Core", "Net", "FoundationNetworking", "FoundationNetworking",
-                "Logging", "Metrics",
-            ])
-        #expect(found.map(\.line) == [1, 2, 3, 4, 5, 6, 8, 8])
-        #expect(found[4].form == .canImport)
-    }
-
-    @Test("ignores imports in comments and every kind of string literal")
-    func noFalsePositives() {
-        let source = #"""
-            // import LineComment
-            /* import Block /* import Nested */ still a comment: import Inner */
-            let a = "import InString"
-            let b = """
-                import InMultiline
-                """
-            let c = #"import InRaw "quoted" inside"#
-            let d = "\(call("import InInterpolation")) and more"
-            let e = "escaped \" import AfterEscape"
-            let importance = 1  // an identifier that starts with "import"
-            func f() { let x = importance }
-            import Real
-            """#
-        #expect(ImportScanner.references(in: source).map(\.module) == ["Real"])
-        #expect(ImportScanner.references(in: source).first?.line == 12)
-    }
-}
-
 @Suite("Lint rules")
 struct LintRuleTests {
     static let manifest = ProjectManifest(
@@ -79,9 +34,9 @@ struct LintRuleTests {
             | Todo | AddTodo |
             """)
 
-    static func linter(
-        sources: [String: [(path: String, text: String)]] = [:], extra: [DescribedPackage.Target] = []
-    )
+    static let toolchain = Toolchain(modules: ["Swift", "Foundation", "Glibc"], compilerVersion: [6, 3])
+
+    static func linter(sources: [String: [Linter.SourceFile]] = [:], extra: [DescribedPackage.Target] = [])
         -> Linter
     {
         let targets: [DescribedPackage.Target] =
@@ -103,7 +58,7 @@ struct LintRuleTests {
         return Linter(
             package: DescribedPackage(name: "Fixture", path: "/fixture", targets: targets),
             manifest: Self.manifest,
-            sources: sources)
+            sources: sources, toolchain: toolchain)
     }
 
     static func messages(_ linter: Linter, rule: String) -> [String] {
@@ -137,14 +92,18 @@ struct LintRuleTests {
 
     @Test("(d) flags an undeclared import at its line; (e) warns about a dependency never imported")
     func imports() {
-        let sources: [String: [(path: String, text: String)]] = [
+        let sources: [String: [Linter.SourceFile]] = [
             "Data": [
-                ("Modules/Data/Repo.swift", "import Foundation\n// import Todo\nimport Domain\nimport Todo\n")
+                .init(
+                    path: "Modules/Data/Repo.swift",
+                    text: "import Foundation\n// import Todo\nimport Domain\nimport Todo\n")
             ],
             "AddTodo": [
-                ("Modules/Features/AddTodo/A.swift", "#if canImport(Domain)\nimport Foundation\n#endif\n")
+                .init(
+                    path: "Modules/Features/AddTodo/A.swift",
+                    text: "#if canImport(Domain)\nimport Foundation\n#endif\n")
             ],
-            "Todo": [("Modules/Features/Todo/T.swift", "import Domain\n")],
+            "Todo": [.init(path: "Modules/Features/Todo/T.swift", text: "import Domain\n")],
         ]
         let diagnostics = Self.linter(sources: sources).diagnostics()
         let implicit = diagnostics.filter { $0.rule == "implicit-import" }
@@ -159,10 +118,211 @@ struct LintRuleTests {
     }
 }
 
+@Suite("Import rules on any package")
+struct ImportRuleTests {
+    /// A toolchain as this machine's: Linux's SDK, Swift 6.3.
+    static let toolchain = Toolchain(
+        modules: ["Swift", "Foundation", "Glibc", "SwiftGlibc", "Dispatch", "XCTest", "Testing"],
+        compilerVersion: [6, 3, 1], architecture: "x86_64")
+
+    static func findings(
+        _ files: [String: String], targets: [DescribedPackage.Target], traits: Set<String> = []
+    ) -> [String] {
+        var sources: [String: [Linter.SourceFile]] = [:]
+        for target in targets {
+            sources[target.name] = files.filter { $0.key.hasPrefix(target.path + "/") }.sorted {
+                $0.key < $1.key
+            }
+            .map { Linter.SourceFile(path: $0.key, text: $0.value) }
+        }
+        var package = DescribedPackage(name: "P", path: "/p", targets: targets)
+        package.enabledTraits = traits
+        return Linter(package: package, manifest: nil, sources: sources, toolchain: toolchain).diagnostics()
+            .map { "\($0.severity.rawValue) \($0.rule): \($0.message)" }
+    }
+
+    @Test("SDK modules of this and other platforms need no declaration, conditional or not")
+    func platformModules() {
+        let source = """
+            #if canImport(Darwin)
+            import Darwin
+            #elseif canImport(Glibc)
+            import Glibc
+            #elseif canImport(ucrt)
+            import ucrt
+            #elseif canImport(WASILibc)
+            import WASILibc
+            import wasi_pthread
+            #endif
+            #if os(Windows)
+            import WinSDK
+            import CRT
+            #endif
+            #if canImport(Combine)
+            import Combine
+            import SwiftUI
+            #endif
+            import Foundation
+            import Dispatch
+            @preconcurrency import SwiftGlibc
+            import System
+            import Network
+            """
+        let targets: [DescribedPackage.Target] = [.init(name: "Core", type: "library", path: "Sources/Core")]
+        #expect(Self.findings(["Sources/Core/Platform.swift": source], targets: targets).isEmpty)
+    }
+
+    @Test("PackagePlugin is the SDK of plugins, whose dependencies are the tools they run")
+    func plugins() {
+        let targets: [DescribedPackage.Target] = [
+            .init(name: "tool", type: "executable", path: "Sources/tool"),
+            .init(
+                name: "GenerateDocs", type: "plugin", path: "Plugins/GenerateDocs",
+                targetDependencies: ["tool"]),
+        ]
+        let files = [
+            "Sources/tool/main.swift": "print(1)\n",
+            "Plugins/GenerateDocs/Plugin.swift": "import Foundation\nimport PackagePlugin\n",
+        ]
+        #expect(Self.findings(files, targets: targets).isEmpty)
+    }
+
+    @Test("an import this platform does not compile is not checked; one it compiles is")
+    func conditionalImports() {
+        let source = """
+            #if canImport(Network)
+            import NIOTransportServices
+            #endif
+            #if os(macOS) || os(iOS)
+            import AppleOnlyKit
+            #endif
+            #if ENABLE_MOCKING
+            import Mocks
+            #endif
+            #if os(Linux)
+            import CLinuxShim
+            #endif
+            #if canImport(OptionalKit)
+            import OptionalKit
+            #endif
+            #if DEBUG
+            import DebugKit
+            #endif
+            """
+        let targets: [DescribedPackage.Target] = [
+            .init(name: "Server", type: "library", path: "Sources/Server")
+        ]
+        #expect(
+            Self.findings(["Sources/Server/S.swift": source], targets: targets) == [
+                "error implicit-import: 'Server' imports 'CLinuxShim', which is not one of its declared dependencies",
+                "error implicit-import: 'Server' imports 'DebugKit', which is not one of its declared dependencies",
+            ])
+    }
+
+    @Test("a define whose condition holds, and an enabled trait, are set for #if")
+    func definesAndTraits() {
+        var target = DescribedPackage.Target(name: "FS", type: "library", path: "Sources/FS")
+        target.defines = [
+            .init(name: "ENABLE_MOCKING", condition: .init(configuration: "debug")),
+            .init(name: "RELEASE_ONLY", condition: .init(configuration: "release")),
+            .init(name: "MAC_ONLY", condition: .init(platforms: ["macos"])),
+        ]
+        let source = """
+            #if ENABLE_MOCKING
+            import Mocking
+            #endif
+            #if RELEASE_ONLY || MAC_ONLY
+            import Never
+            #endif
+            #if ConfigurationSupport
+            import Configuration
+            #endif
+            #if FullFoundation
+            import Disabled
+            #endif
+            """
+        #expect(
+            Self.findings(["Sources/FS/F.swift": source], targets: [target], traits: ["ConfigurationSupport"])
+                == [
+                    "error implicit-import: 'FS' imports 'Mocking', which is not one of its declared dependencies",
+                    "error implicit-import: 'FS' imports 'Configuration', which is not one of its declared dependencies",
+                ])
+    }
+
+    @Test("every import form counts as a use of what it imports")
+    func everyFormIsAUse() {
+        let source = """
+            public import A
+            package import B
+            internal import C
+            private import D
+            fileprivate import E
+            @_spi(Foo) import F
+            @_documentation(visibility: internal) @_exported import G
+            @preconcurrency import H
+            @_implementationOnly import I
+            @_weakLinked import J
+            @testable import K
+            import struct L.Thing
+            #if canImport(Darwin)
+            import M
+            #endif
+            """
+        let names = (UnicodeScalar("A").value...UnicodeScalar("M").value).compactMap(UnicodeScalar.init).map {
+            String(Character($0))
+        }
+        let targets: [DescribedPackage.Target] =
+            [.init(name: "User", type: "library", path: "Sources/User", targetDependencies: names)]
+            + names.map { .init(name: $0, type: "library", path: "Sources/\($0)") }
+        #expect(Self.findings(["Sources/User/U.swift": source], targets: targets).isEmpty)
+        let undeclared: [DescribedPackage.Target] = [
+            .init(name: "User", type: "library", path: "Sources/User")
+        ]
+        let found = Self.findings(["Sources/User/U.swift": source], targets: undeclared)
+        #expect(found.count == 12, "every form but the one this platform does not compile: \(found)")
+    }
+
+    @Test("macros, executables and plugins are depended on without an import; snippets import at will")
+    func neverImportedByDesign() {
+        let targets: [DescribedPackage.Target] = [
+            .init(name: "MacrosImpl", type: "macro", path: "Sources/MacrosImpl"),
+            .init(name: "Lib", type: "library", path: "Sources/Lib", targetDependencies: ["MacrosImpl"]),
+            .init(name: "cli", type: "executable", path: "Sources/cli", targetDependencies: ["Lib"]),
+            .init(name: "CLITests", type: "test", path: "Tests/CLITests", targetDependencies: ["cli"]),
+            .init(name: "Tour", type: "snippet", path: "Snippets", targetDependencies: ["Lib"]),
+        ]
+        let files = [
+            "Sources/MacrosImpl/M.swift": "import Foundation\n",
+            "Sources/Lib/Lib.swift":
+                "@freestanding(expression) public macro m() = #externalMacro(module: \"MacrosImpl\", type: \"M\")\n",
+            "Sources/cli/main.swift": "import Lib\n",
+            "Tests/CLITests/T.swift": "import XCTest\n",
+            "Snippets/Tour.swift": "print(1)\n",
+        ]
+        #expect(Self.findings(files, targets: targets).isEmpty)
+    }
+
+    @Test("an undeclared import names the declared dependency it arrives through")
+    func transitivePath() {
+        let targets: [DescribedPackage.Target] = [
+            .init(name: "Base", type: "library", path: "Sources/Base"),
+            .init(name: "Core", type: "library", path: "Sources/Core", targetDependencies: ["Base"]),
+            .init(name: "App", type: "library", path: "Sources/App", targetDependencies: ["Core"]),
+        ]
+        let files = [
+            "Sources/App/A.swift": "import Core\nimport Base\n", "Sources/Core/C.swift": "import Base\n",
+        ]
+        #expect(
+            Self.findings(files, targets: targets) == [
+                "error implicit-import: 'App' imports 'Base', which is not one of its declared dependencies (it is reached only through 'Core')"
+            ])
+    }
+}
+
 @Suite("The ribcage lint executable", .serialized)
 struct LintExecutableTests {
     @Test("prints compiler-style errors and JSON, and exits 1 on errors")
-    func fixture() throws {
+    func fixture() async throws {
         let folder = try TemporaryFolder()
         try folder.write(
             """
@@ -176,13 +336,95 @@ struct LintExecutableTests {
         try folder.write("public let base = 1\n", to: "Sources/Base/Base.swift")
         try folder.write(
             "import Foundation\nimport Base  // not declared\n", to: "Sources/Feature/Feature.swift")
-        let text = try RibcageExecutableTests.ribcage(["lint", "--path", folder.url.path])
+        let text = try await RibcageExecutableTests.ribcage(["lint", "--path", folder.url.path])
         #expect(text.status == 1)
         #expect(text.outputText.contains("Sources/Feature/Feature.swift:2: error: 'Feature' imports 'Base'"))
         #expect(text.outputText.hasSuffix("1 error, 0 warnings\n"))
-        let json = try RibcageExecutableTests.ribcage(["lint", "--format", "json", "--path", folder.url.path])
+        #expect(text.errorText.contains("no Project.swift.md here, so the manifest and layer checks are off"))
+        let json = try await RibcageExecutableTests.ribcage([
+            "lint", "--format", "json", "--path", folder.url.path,
+        ])
         let diagnostics = try JSONDecoder().decode([Diagnostic].self, from: json.standardOutput)
         #expect(diagnostics.map(\.rule) == ["implicit-import"])
         #expect(diagnostics.first?.line == 2)
+    }
+
+    @Test(
+        "a package that imports in every form, behind platform conditions, with a trait and a define, is clean"
+    )
+    func everyForm() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "Forms",
+                traits: [.default(enabledTraits: ["Extras"]), "Extras"],
+                targets: [
+                    .target(name: "Base"),
+                    .target(name: "Extra"),
+                    .target(name: "Mocks"),
+                    .target(
+                        name: "Forms",
+                        dependencies: [
+                            "Base",
+                            .target(name: "Extra", condition: .when(traits: ["Extras"])),
+                            .target(name: "Mocks", condition: .when(platforms: [.linux, .macOS])),
+                        ],
+                        swiftSettings: [.define("MOCKING", .when(configuration: .debug))]),
+                    .testTarget(name: "FormsTests", dependencies: ["Forms", "Base"]),
+                ])
+            """, to: "Package.swift")
+        for module in ["Base", "Extra", "Mocks"] {
+            try folder.write(
+                "public let \(module.lowercased()) = 1\n", to: "Sources/\(module)/\(module).swift")
+        }
+        try folder.write(
+            """
+            #if canImport(Darwin)
+            import Darwin
+            #elseif os(Windows)
+            import ucrt
+            import WinSDK
+            #elseif canImport(Glibc)
+            @preconcurrency import Glibc
+            #endif
+            #if canImport(Network)
+            import Network
+            import NIOTransportServices
+            #endif
+            public import Base
+            #if Extras
+            @_spi(Internal) @_documentation(visibility: internal) @_exported import Extra
+            #endif
+            #if MOCKING
+            internal import Mocks
+            #endif
+            public let forms = base
+            """, to: "Sources/Forms/Forms.swift")
+        try folder.write(
+            """
+            @testable import Forms
+            @_implementationOnly import Base
+            import Testing
+            @Test func value() { #expect(forms == 1) }
+            """, to: "Tests/FormsTests/FormsTests.swift")
+        let lint = try await RibcageExecutableTests.ribcage(["lint", "--path", folder.url.path])
+        #expect(lint.succeeded, "\(lint.outputText)\(lint.errorText)")
+        #expect(lint.outputText == "0 errors, 0 warnings\n")
+    }
+
+    @Test("when describe cannot run, the sources are found on disk, so imports are still judged")
+    func dumpFallback() async throws {
+        let folder = try PackageFixtures.unfinished()
+        let lint = try await RibcageExecutableTests.ribcage(["lint", "--path", folder.url.path])
+        #expect(lint.errorText.contains("dump-package"))
+        #expect(
+            lint.outputText == """
+                Package.swift:11: warning: 'Loose' declares 'Base' but never imports it [redundant-dependency]
+                0 errors, 1 warning
+
+                """)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite("The ribcage executable", .serialized)
 struct RibcageExecutableTests {
     /// The `ribcage` binary that `swift build --build-tests` put next to this test bundle.
-    static func ribcageExecutable() throws -> URL {
+    static func ribcageExecutable() async throws -> URL {
         let testBinary = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         let candidate = testBinary.deletingLastPathComponent().appendingPathComponent("ribcage")
@@ -23,7 +23,7 @@ struct RibcageExecutableTests {
     }
 
     /// A package with a passing module (`Good`, Swift Testing and XCTest) and a failing one (`Bad`).
-    static func makeFixture() throws -> TemporaryFolder {
+    static func makeFixture() async throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write(
             """
@@ -70,22 +70,22 @@ struct RibcageExecutableTests {
         return folder
     }
 
-    static func ribcage(_ arguments: [String]) throws -> ProcessResult {
-        try Shell.run(try ribcageExecutable().path, arguments)
+    static func ribcage(_ arguments: [String]) async throws -> ProcessResult {
+        try await Shell.run(try await ribcageExecutable().path, arguments)
     }
 
     @Test("lists, runs and totals a fixture package's suites")
-    func runsFixture() throws {
-        let fixture = try Self.makeFixture()
+    func runsFixture() async throws {
+        let fixture = try await Self.makeFixture()
         let path = fixture.url.path
 
-        let listing = try Self.ribcage(["test", "--list", "--path", path])
+        let listing = try await Self.ribcage(["test", "--list", "--path", path])
         #expect(listing.succeeded)
         #expect(listing.outputText.contains("Bad       BadTests"))
         #expect(listing.outputText.contains("Good      GoodTests"))
         #expect(listing.outputText.contains("Untested  —"))
 
-        let all = try Self.ribcage(["test", "--path", path])
+        let all = try await Self.ribcage(["test", "--path", path])
         #expect(all.status == 1, "a failing test must fail the run")
         let lines = all.outputText.split(separator: "\n").map(String.init)
         let rows = lines.map { $0.split(separator: " ").map(String.init) }
@@ -94,31 +94,31 @@ struct RibcageExecutableTests {
         #expect(lines.contains { $0.contains("✘ BadTests.BadSuite/three()") })
         #expect(lines.last == "4 passed, 1 failed, 1 skipped")
 
-        let good = try Self.ribcage(["test", "Good", "--path", path, "--skip-build"])
+        let good = try await Self.ribcage(["test", "Good", "--path", path, "--skip-build"])
         #expect(good.succeeded, "\(good.outputText)\(good.errorText)")
         #expect(good.outputText.split(separator: "\n").last == "3 passed, 0 failed, 1 skipped")
         #expect(!good.outputText.contains("Bad "))
 
-        let unknown = try Self.ribcage(["test", "Nope", "--path", path, "--skip-build"])
+        let unknown = try await Self.ribcage(["test", "Nope", "--path", path, "--skip-build"])
         #expect(unknown.status == 64)
         #expect(unknown.errorText.contains("Unknown module 'Nope'. Known modules: Bad, Good, Untested."))
     }
 
     @Test("explains a folder with no package")
-    func noPackage() throws {
+    func noPackage() async throws {
         let empty = try TemporaryFolder()
-        let result = try Self.ribcage(["test", "--path", empty.url.path])
+        let result = try await Self.ribcage(["test", "--path", empty.url.path])
         #expect(result.status == 3)
         #expect(result.errorText.contains("No Package.swift in"))
     }
 
     @Test("explains a manifest that does not compile")
-    func brokenManifest() throws {
+    func brokenManifest() async throws {
         let folder = try TemporaryFolder()
         try folder.write(
             "// swift-tools-version: 6.1\nimport PackageDescription\nlet package = Package(\n",
             to: "Package.swift")
-        let result = try Self.ribcage(["test", "--list", "--path", folder.url.path])
+        let result = try await Self.ribcage(["test", "--list", "--path", folder.url.path])
         #expect(result.status == 4)
         #expect(result.errorText.contains("swift package describe` failed"))
     }

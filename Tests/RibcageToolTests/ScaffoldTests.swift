@@ -81,7 +81,7 @@ struct ScaffoldTests {
 
         """
 
-    static func workspace() throws -> TemporaryFolder {
+    static func workspace() async throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write(manifest, to: "Package.swift")
         try folder.write(project, to: "Project.swift.md")
@@ -93,13 +93,13 @@ struct ScaffoldTests {
             try FileManager.default.copyItem(
                 at: source, to: folder.url.appendingPathComponent("Modules/\(module)"))
         }
-        try commit(folder, "start")
+        try await commit(folder, "start")
         return folder
     }
 
-    static func commit(_ folder: TemporaryFolder, _ message: String) throws {
+    static func commit(_ folder: TemporaryFolder, _ message: String) async throws {
         for arguments in [["init", "-q"], ["add", "."], ["commit", "-qm", message]] {
-            _ = try Shell.run(
+            _ = try await Shell.run(
                 "git", ["-c", "user.name=t", "-c", "user.email=t@t", "-C", folder.url.path] + arguments)
         }
     }
@@ -107,13 +107,13 @@ struct ScaffoldTests {
     @Test(
         "a RIB with a HeadlessUI view controller, a viewless child RIB with --parent, and a module build and pass their tests with no hand edits"
     )
-    func scaffoldBuildsAndPasses() throws {
-        let folder = try Self.workspace()
+    func scaffoldBuildsAndPasses() async throws {
+        let folder = try await Self.workspace()
         let path = folder.url.path
-        let sample = try RibcageExecutableTests.ribcage(["new", "rib", "Sample", "--path", path])
+        let sample = try await RibcageExecutableTests.ribcage(["new", "rib", "Sample", "--path", path])
         #expect(sample.succeeded, "\(sample.errorText)")
-        try Self.commit(folder, "sample")
-        let child = try RibcageExecutableTests.ribcage([
+        try await Self.commit(folder, "sample")
+        let child = try await RibcageExecutableTests.ribcage([
             "new", "rib", "Child", "--viewless", "--parent", "Sample", "--path", path,
         ])
         #expect(child.succeeded, "\(child.errorText)")
@@ -125,8 +125,8 @@ struct ScaffoldTests {
         #expect(
             sampleViewController.contains(
                 "final class SampleViewController: ViewController, SamplePresentable"))
-        try Self.commit(folder, "child")
-        let money = try RibcageExecutableTests.ribcage([
+        try await Self.commit(folder, "child")
+        let money = try await RibcageExecutableTests.ribcage([
             "new", "module", "Money", "--layer", "domain", "--path", path,
         ])
         #expect(money.succeeded, "\(money.errorText)")
@@ -136,32 +136,35 @@ struct ScaffoldTests {
         #expect(project.contains("| Sample | Child |"))
         #expect(project.contains("| Money | Modules/Money | Domain | library | — | MoneyTests |"))
 
-        let test = try Shell.run("swift", ["test"], in: folder.url)
+        let test = try await Shell.run("swift", ["test"], in: folder.url)
         #expect(
             test.succeeded,
             "the scaffold must build and pass:\n\(test.outputText.suffix(3_000))\(test.errorText.suffix(3_000))"
         )
         #expect(test.outputText.contains("Test run with 5 tests"))
 
-        let lint = try RibcageExecutableTests.ribcage(["lint", "--path", path])
+        let lint = try await RibcageExecutableTests.ribcage(["lint", "--path", path])
         #expect(lint.succeeded, "\(lint.outputText)")
     }
 
     @Test("refuses a taken name, a bad name, a bad layer and a dirty manifest, with documented exit codes")
-    func refusals() throws {
-        let folder = try Self.workspace()
+    func refusals() async throws {
+        let folder = try await Self.workspace()
         let path = folder.url.path
-        #expect(try RibcageExecutableTests.ribcage(["new", "rib", "RIBs", "--path", path]).status == 5)
-        #expect(try RibcageExecutableTests.ribcage(["new", "rib", "lowercase", "--path", path]).status == 6)
+        #expect(try await RibcageExecutableTests.ribcage(["new", "rib", "RIBs", "--path", path]).status == 5)
         #expect(
-            try RibcageExecutableTests.ribcage([
+            try await RibcageExecutableTests.ribcage(["new", "rib", "lowercase", "--path", path]).status == 6)
+        #expect(
+            try await RibcageExecutableTests.ribcage([
                 "new", "module", "Thing", "--layer", "features", "--path", path,
             ]).status == 6)
         #expect(
-            try RibcageExecutableTests.ribcage(["new", "rib", "Orphan", "--parent", "Nope", "--path", path])
-                .status == 6)
+            try await RibcageExecutableTests.ribcage([
+                "new", "rib", "Orphan", "--parent", "Nope", "--path", path,
+            ])
+            .status == 6)
         try folder.write(Self.manifest + "// an uncommitted edit\n", to: "Package.swift")
-        let dirty = try RibcageExecutableTests.ribcage(["new", "rib", "Fresh", "--path", path])
+        let dirty = try await RibcageExecutableTests.ribcage(["new", "rib", "Fresh", "--path", path])
         #expect(dirty.status == 6)
         #expect(dirty.errorText.contains("uncommitted changes"))
         #expect(

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 
 /// `ribcage graph`: the package's dependency graph as DOT, JSON, Mermaid, SVG or PNG.
-public struct GraphCommand: ParsableCommand {
+struct GraphCommand: AsyncParsableCommand {
     /// The subcommand's name and help.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Print the dependency graph of the package (targets and external products).",
         discussion: """
@@ -15,62 +15,62 @@ public struct GraphCommand: ParsableCommand {
     )
 
     /// Output formats.
-    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
+    package enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
         case dot, json, mermaid, svg, png
     }
 
     /// Graphviz layout engines.
-    public enum Algorithm: String, ExpressibleByArgument, CaseIterable, Sendable {
+    package enum Algorithm: String, ExpressibleByArgument, CaseIterable, Sendable {
         case dot, neato, fdp, sfdp, circo, twopi
     }
 
     /// The package to read.
     @Option(help: "The package folder (default: the current folder or the nearest one above it).")
-    public var path: String?
+    package var path: String?
 
     /// The output format.
     @Option(help: "dot, json, mermaid, svg or png.")
-    public var format: Format = .dot
+    package var format: Format = .dot
 
     /// Where to write.
     @Option(help: "Write to this file instead of standard output.")
-    public var output: String?
+    package var output: String?
 
     /// Leave out test targets.
     @Flag(help: "Leave out test targets.")
-    public var skipTests = false
+    package var skipTests = false
 
     /// Leave out external products.
     @Flag(help: "Leave out products of other packages.")
-    public var skipExternal = false
+    package var skipExternal = false
 
     /// Focus on modules.
     @Option(help: "Keep only this module, what it depends on and what depends on it (repeatable).")
-    public var focus: [String] = []
+    package var focus: [String] = []
 
     /// Only direct neighbours of the focus.
     @Flag(help: "With --focus, keep only direct dependencies and dependents.")
-    public var direct = false
+    package var direct = false
 
     /// A Markdown file whose graph block to rewrite.
     @Option(
         help: ArgumentHelp(
             "Rewrite the Mermaid block between the graph markers in this Markdown file (e.g. README.md).",
             discussion: "The markers are `<!-- ribcage graph begin -->` and `<!-- ribcage graph end -->`."))
-    public var updateMarkdown: String?
+    package var updateMarkdown: String?
 
     /// The Graphviz layout engine for svg and png.
     @Option(help: "Graphviz layout for svg/png: dot, neato, fdp, sfdp, circo or twopi.")
-    public var algorithm: Algorithm = .dot
+    package var algorithm: Algorithm = .dot
 
     /// Creates the command; ArgumentParser calls this.
-    public init() {}
+    package init() {}
 
     /// Runs the command.
-    public func run() throws {
+    func run() async throws {
         do {
             let root = try PackageLocator.root(fromPath: path)
-            let package = try DescribedPackage.load(packageAt: root)
+            let package = try await PackageLoader.load(packageAt: root)
             let layers = try ProjectManifest.load(packageAt: root)?.layers ?? [:]
             let filters = GraphFilters(
                 skipTests: skipTests, skipExternal: skipExternal, focus: focus, direct: direct)
@@ -90,7 +90,7 @@ public struct GraphCommand: ParsableCommand {
             case .mermaid: data = Data(graph.mermaid().utf8)
             case .json: data = Data(try graph.json(package: package.name, filters: filters).utf8)
             case .svg, .png:
-                data = try Self.render(graph.dot(name: package.name), as: format, algorithm: algorithm)
+                data = try await Self.render(graph.dot(name: package.name), as: format, algorithm: algorithm)
             }
             if let output {
                 try data.write(to: URL(fileURLWithPath: output))
@@ -104,7 +104,7 @@ public struct GraphCommand: ParsableCommand {
     }
 
     /// Renders DOT text with Graphviz.
-    static func render(_ dot: String, as format: Format, algorithm: Algorithm) throws -> Data {
+    static func render(_ dot: String, as format: Format, algorithm: Algorithm) async throws -> Data {
         guard Shell.isOnPath("dot") else {
             throw RibcageError.commandNotFound("dot", hint: "Install Graphviz: `apt-get install graphviz`.")
         }
@@ -112,9 +112,10 @@ public struct GraphCommand: ParsableCommand {
             "ribcage-graph-\(UUID().uuidString).dot")
         try Data(dot.utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
-        let result = try Shell.run("dot", ["-K\(algorithm.rawValue)", "-T\(format.rawValue)", input.path])
+        let result = try await Shell.run(
+            "dot", ["-K\(algorithm.rawValue)", "-T\(format.rawValue)", input.path])
         guard result.succeeded else {
-            throw RibcageError.buildFailed(details: "Graphviz failed: \(result.errorText)")
+            throw RibcageError.renderFailed(details: result.errorText)
         }
         return result.standardOutput
     }

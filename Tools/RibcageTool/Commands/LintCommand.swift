@@ -2,56 +2,60 @@ import ArgumentParser
 import Foundation
 
 /// `ribcage lint`: checks the package against Project.swift.md and its own imports.
-public struct LintCommand: ParsableCommand {
-    /// The subcommand's name and help.
-    public static let configuration = CommandConfiguration(
+struct LintCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract:
-            "Check manifest agreement, layer rules, cycles, implicit imports and redundant dependencies.",
+        abstract: "Check that imports match declared dependencies, and the package against Project.swift.md.",
         discussion: """
-            Prints diagnostics compiler-style (path:line: error: message [rule]) so editors pick
-            them up, or as JSON. Exits 1 when there is an error; warnings (redundant dependencies)
-            do not fail.
+            On any package: every imported module must be a declared dependency of the target \
+            (implicit-import, an error), and every declared dependency must be imported \
+            (redundant-dependency, a warning). Imports are judged for a debug build on this \
+            machine: an import under an #if that is false here is not compiled, so it is not \
+            checked, and modules of any platform's SDK never need declaring.
+
+            With a Project.swift.md (the table format this workspace documents), also: the \
+            Modules table agrees with Package.swift (manifest), dependencies follow the Layers \
+            table (layers), and there are no cycles (cycle).
+
+            Prints findings compiler-style (path:line: error: message [rule]) so editors pick \
+            them up, or as JSON. Exits 1 when there is an error; warnings do not fail.
             """
     )
 
-    /// Output formats.
-    public enum Format: String, ExpressibleByArgument, Sendable {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
 
-    /// The package to check.
-    @Option(help: "The package folder (default: the current folder or the nearest one above it).")
-    public var path: String?
+    @OptionGroup var package: PackageOptions
 
-    /// How to print.
     @Option(help: "text or json.")
-    public var format: Format = .text
+    var format: Format = .text
 
-    /// Creates the command; ArgumentParser calls this.
-    public init() {}
-
-    /// Runs the command.
-    public func run() throws {
-        let diagnostics: [Diagnostic]
-        do {
-            let root = try PackageLocator.root(fromPath: path)
-            let package = try DescribedPackage.load(packageAt: root)
+    func run() async throws {
+        var diagnostics: [Diagnostic] = []
+        try await RibcageError.reported {
+            let root = try package.root()
+            let loaded = try await PackageLoader.load(packageAt: root)
+            let manifest = try ProjectManifest.load(packageAt: root)
+            if manifest == nil {
+                StandardError.write(
+                    "note: no Project.swift.md here, so the manifest and layer checks are off; imports and cycles are checked.\n"
+                )
+            }
             let linter = Linter(
-                package: package, manifest: try ProjectManifest.load(packageAt: root),
-                sources: Linter.readSources(of: package, root: root))
+                package: loaded, manifest: manifest, sources: try Linter.readSources(of: loaded, root: root),
+                toolchain: Toolchain.current(),
+                manifestText: (try? String(
+                    contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
+                    ?? "")
             diagnostics = linter.diagnostics()
-        } catch let error as RibcageError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(error.exitCode)
         }
         switch format {
         case .text:
             for diagnostic in diagnostics { print(diagnostic) }
             let errors = diagnostics.filter { $0.severity == .error }.count
-            print(
-                "\(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) warning\(diagnostics.count - errors == 1 ? "" : "s")"
-            )
+            let warnings = diagnostics.count - errors
+            print("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

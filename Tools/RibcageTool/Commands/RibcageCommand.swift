@@ -1,24 +1,26 @@
 import ArgumentParser
 
-/// The `ribcage` command: the workspace's Tuist-like companion.
-public struct RibcageCommand: ParsableCommand {
+/// The `ribcage` command: a Tuist-like companion for any SwiftPM package, and the scaffolder of
+/// workspaces laid out like Ribcage's.
+public struct RibcageCommand: AsyncParsableCommand {
     /// The command's name, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "ribcage",
-        abstract:
-            "Work with a modular SwiftPM workspace: run its module test suites, draw its dependency graph.",
+        abstract: "Test, lint, graph and scaffold a modular SwiftPM package.",
         discussion: """
             Exit codes:
               0   success
-              1   tests failed, or lint found an error
-              2   the build failed (or Graphviz failed to render)
+              1   tests failed, lint found an error, or `why` found no path
+              2   the build failed, or Graphviz failed to render
               3   no Package.swift at the given path or above it
               4   the manifest could not be read (swift package describe failed)
-              5   ribcage new: the name already exists
+              5   ribcage new: the name is taken (by the package, a dependency's product or an SDK module)
               6   ribcage new: Package.swift or Project.swift.md cannot be edited safely
-                  (uncommitted changes, or no modules table)
-              64  bad usage: an unknown option, module (including --focus) or argument
+              64  bad usage: an unknown option, module or argument, a name that cannot be a module's, \
+            binary output to a terminal
               69  a required program is missing
+              73  the --output file cannot be written
+              74  a source file cannot be read
             """,
         subcommands: [TestCommand.self, GraphCommand.self, LintCommand.self, NewCommand.self]
     )

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 
 /// `ribcage test`: runs every module's test suite, or the named ones, and totals the results.
-public struct TestCommand: ParsableCommand {
+struct TestCommand: AsyncParsableCommand {
     /// The subcommand's name and help.
-    public static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run module test suites and print one row per module.",
         discussion: """
@@ -17,60 +17,60 @@ public struct TestCommand: ParsableCommand {
 
     /// Modules (or test targets) to test; all of them when empty.
     @Argument(help: "Modules to test, by module or test-target name. Default: all.")
-    public var modules: [String] = []
+    package var modules: [String] = []
 
     /// Lists modules and test targets instead of running anything.
     @Flag(help: "List each module and its test target, then exit.")
-    public var list = false
+    package var list = false
 
     /// The package to work on.
     @Option(help: "The package folder (default: the current folder or the nearest one above it).")
-    public var path: String?
+    package var path: String?
 
     /// Skips the up-front build.
     @Flag(help: "Do not build first; use what the last build left.")
-    public var skipBuild = false
+    package var skipBuild = false
 
     /// Streams SwiftPM's output.
     @Flag(help: "Stream the build's and the tests' own output to standard error.")
-    public var verbose = false
+    package var verbose = false
 
     /// Runs only the suites a change affects.
     @Flag(
         help: "Run only the suites of modules changed since --base, and of every module that depends on them."
     )
-    public var affected = false
+    package var affected = false
 
     /// The git revision `--affected` compares against.
     @Option(
         help:
             "With --affected: the git revision to compare against (default: HEAD, i.e. uncommitted changes).")
-    public var base = "HEAD"
+    package var base = "HEAD"
 
     /// Runs one shard of the selected suites.
     @Option(help: "Run shard I of N (e.g. 2/4), balanced by the last run's durations, else by test counts.")
-    public var shard: String?
+    package var shard: String?
 
     /// Keeps the xUnit reports in a chosen folder.
     @Option(help: "Write the xUnit reports and logs to this folder (default: a temporary folder).")
-    public var reportsDirectory: String?
+    package var reportsDirectory: String?
 
     /// Creates the command; ArgumentParser calls this.
-    public init() {}
+    package init() {}
 
     /// Runs the command.
-    public func run() throws {
+    func run() async throws {
         do {
-            try runReportingErrors()
+            try await runReportingErrors()
         } catch let error as RibcageError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(error.exitCode)
         }
     }
 
-    private func runReportingErrors() throws {
+    private func runReportingErrors() async throws {
         let root = try PackageLocator.root(fromPath: path)
-        let package = try DescribedPackage.load(packageAt: root)
+        let package = try await PackageLoader.load(packageAt: root)
         let index = TestSuiteIndex(package: package)
 
         var suites = try index.suites(named: modules)
@@ -78,7 +78,7 @@ public struct TestCommand: ParsableCommand {
         if affected {
             let selection = AffectedSelection(
                 package: package, index: index,
-                changedFiles: try AffectedSelection.changedFiles(in: root, since: base))
+                changedFiles: try await AffectedSelection.changedFiles(in: root, since: base))
             let chosen = Set(selection.choices.map(\.suite))
             suites = suites.filter { chosen.contains($0) }
             for choice in selection.choices { reasons[choice.suite] = choice.reason }
@@ -115,14 +115,14 @@ public struct TestCommand: ParsableCommand {
             reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
         if !skipBuild {
             FileHandle.standardError.write(Data("Building tests…\n".utf8))
-            try runner.buildTests()
+            try await runner.buildTests()
         }
 
         let table = TestReportTable(modules: suites.map(\.module))
         print(table.header)
         var results: [ModuleTestResult] = []
         for suite in suites {
-            let result = try runner.run(suite)
+            let result = try await runner.run(suite)
             results.append(result)
             print(table.row(result))
             fflush(nil)  // show each row as soon as its suite finishes

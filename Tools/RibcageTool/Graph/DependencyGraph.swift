@@ -1,7 +1,7 @@
 /// A package's dependency graph: its targets and the external products they use.
-public struct DependencyGraph: Sendable, Equatable {
+package struct DependencyGraph: Sendable, Equatable {
     /// What a node is; it decides its shape and colour.
-    public enum Kind: String, Sendable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Codable, CaseIterable {
         case library, executable, test
         case externalProduct = "external-product"
         case systemLibrary = "system-library"
@@ -9,37 +9,37 @@ public struct DependencyGraph: Sendable, Equatable {
     }
 
     /// A target or an external product.
-    public struct Node: Sendable, Equatable, Codable {
+    package struct Node: Sendable, Equatable, Codable {
         /// The target's or product's name.
-        public var name: String
+        package var name: String
         /// What it is.
-        public var kind: Kind
+        package var kind: Kind
         /// Its layer, from Project.swift.md (or a default by kind).
-        public var layer: String
+        package var layer: String
     }
 
     /// `from` depends on `to`.
-    public struct Edge: Sendable, Equatable, Codable, Hashable {
+    package struct Edge: Sendable, Equatable, Codable, Hashable {
         /// The dependent.
-        public var from: String
+        package var from: String
         /// The dependency.
-        public var to: String
+        package var to: String
         /// `target` for a target of the same package, `product` for another package's product.
-        public var kind: String
+        package var kind: String
     }
 
     /// The nodes, sorted by layer order, then name.
-    public private(set) var nodes: [Node]
+    package private(set) var nodes: [Node]
     /// The edges, sorted by `from`, then `to`.
-    public private(set) var edges: [Edge]
+    package private(set) var edges: [Edge]
 
     /// The layers in the order clusters are drawn.
-    public static let layerOrder = [
+    package static let layerOrder = [
         "Core", "Domain", "Data", "Features", "Apps", "Tools", "Tests", "External",
     ]
 
     /// Builds the graph of `package`, placing targets in the layers `layers` names.
-    public init(package: DescribedPackage, layers: [String: String] = [:]) {
+    package init(package: DescribedPackage, layers: [String: String] = [:]) {
         var nodes: [String: Node] = [:]
         var edges: Set<Edge> = []
         for target in package.targets {
@@ -79,7 +79,7 @@ public struct DependencyGraph: Sendable, Equatable {
     ///   - focus: Keep these modules, what they depend on and what depends on them.
     ///   - direct: With `focus`, only direct neighbours instead of everything reachable.
     /// - Throws: ``RibcageError/unknownModules(_:known:)`` for a focus that is not a node.
-    public func filtered(skipTests: Bool, skipExternal: Bool, focus: [String], direct: Bool) throws
+    package func filtered(skipTests: Bool, skipExternal: Bool, focus: [String], direct: Bool) throws
         -> DependencyGraph
     {
         var keep = Set(

@@ -3,7 +3,7 @@ import Foundation
 extension DependencyGraph {
     /// Graphviz DOT: one cluster per layer in ``layerOrder``, shapes and colours by kind, a
     /// legend, every ID quoted and escaped, and a deterministic order.
-    public func dot(name: String) -> String {
+    package func dot(name: String) -> String {
         var lines = [
             "digraph \(Self.quoted(name)) {",
             "  rankdir=LR;",
@@ -35,7 +35,7 @@ extension DependencyGraph {
     }
 
     /// Mermaid `graph LR` for Markdown, one subgraph per layer.
-    public func mermaid() -> String {
+    package func mermaid() -> String {
         var ids: [String: String] = [:]
         for (index, node) in nodes.enumerated() { ids[node.name] = "n\(index)" }
         var lines = ["graph LR"]
@@ -59,7 +59,7 @@ extension DependencyGraph {
     /// The graph as JSON, schema version 1:
     /// `{"schemaVersion": 1, "package": …, "filters": {…}, "nodes": [{"name", "kind", "layer"}],
     /// "edges": [{"from", "to", "kind"}]}`. It holds exactly the filtered graph.
-    public func json(package: String, filters: GraphFilters) throws -> String {
+    package func json(package: String, filters: GraphFilters) throws -> String {
         struct Document: Encodable {
             var schemaVersion = 1
             var package: String
@@ -100,18 +100,18 @@ extension DependencyGraph {
 }
 
 /// The filters a graph was made with, recorded in its JSON.
-public struct GraphFilters: Sendable, Encodable, Equatable {
+package struct GraphFilters: Sendable, Encodable, Equatable {
     /// Test targets were left out.
-    public var skipTests: Bool
+    package var skipTests: Bool
     /// External products were left out.
-    public var skipExternal: Bool
+    package var skipExternal: Bool
     /// The modules the graph is focused on; empty for the whole package.
-    public var focus: [String]
+    package var focus: [String]
     /// Only direct neighbours of the focus were kept.
-    public var direct: Bool
+    package var direct: Bool
 
     /// Creates a record of the filters.
-    public init(
+    package init(
         skipTests: Bool = false, skipExternal: Bool = false, focus: [String] = [], direct: Bool = false
     ) {
         self.skipTests = skipTests

@@ -1,15 +1,15 @@
 /// The Mermaid graph a Markdown file embeds between two marker comments, which
 /// `ribcage graph --update-markdown` rewrites.
-public enum MarkdownGraphBlock {
+package enum MarkdownGraphBlock {
     /// The comment before the block.
-    public static let begin = "<!-- ribcage graph begin -->"
+    package static let begin = "<!-- ribcage graph begin -->"
     /// The comment after the block.
-    public static let end = "<!-- ribcage graph end -->"
+    package static let end = "<!-- ribcage graph end -->"
 
     /// `text` with the block between the markers replaced by a fenced `mermaid` block.
     ///
     /// - Throws: ``RibcageError/markdownMarkersMissing(_:)`` when the markers are missing or out of order.
-    public static func replacing(in text: String, with mermaid: String, file: String) throws -> String {
+    package static func replacing(in text: String, with mermaid: String, file: String) throws -> String {
         guard let start = text.range(of: begin),
             let finish = text.range(of: end, range: start.upperBound..<text.endIndex)
         else {

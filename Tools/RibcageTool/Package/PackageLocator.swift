@@ -1,11 +1,11 @@
 import Foundation
 
 /// Finds the SwiftPM package that a command works on.
-public enum PackageLocator {
+package enum PackageLocator {
     /// The folder holding `Package.swift`: `start` itself or the nearest folder above it.
     ///
     /// - Throws: ``RibcageError/noPackage(path:)`` when no folder up to `/` has a manifest.
-    public static func root(from start: URL) throws -> URL {
+    package static func root(from start: URL) throws -> URL {
         var folder = start.standardizedFileURL
         while true {
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
@@ -18,7 +18,7 @@ public enum PackageLocator {
     }
 
     /// ``root(from:)`` for a path typed by a person, or the current folder when it is `nil`.
-    public static func root(fromPath path: String?) throws -> URL {
+    package static func root(fromPath path: String?) throws -> URL {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         guard let path else { return try root(from: cwd) }
         let url = URL(fileURLWithPath: path, isDirectory: true, relativeTo: cwd)

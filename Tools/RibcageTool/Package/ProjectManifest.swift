@@ -1,33 +1,33 @@
 import Foundation
 
 /// The tables of a workspace's `Project.swift.md`, in the fixed format that file documents.
-public struct ProjectManifest: Sendable, Equatable {
+package struct ProjectManifest: Sendable, Equatable {
     /// One row of the Modules table.
-    public struct ModuleRow: Sendable, Equatable {
+    package struct ModuleRow: Sendable, Equatable {
         /// The module's name.
-        public var name: String
+        package var name: String
         /// Its folder.
-        public var path: String
+        package var path: String
         /// Its layer: Core, Domain, Data, Features, Apps or Tools.
-        public var layer: String
+        package var layer: String
         /// The Product cell.
-        public var product: String
+        package var product: String
         /// The Dependencies cell, split: workspace modules as names, external products as
         /// `Product (package)`.
-        public var dependencies: [String]
+        package var dependencies: [String]
         /// The test target, or `nil` for `—`.
-        public var testTarget: String?
+        package var testTarget: String?
     }
 
     /// The Modules table, in file order.
-    public var modules: [ModuleRow]
+    package var modules: [ModuleRow]
     /// The Layers table: each layer and the layers it may depend on.
-    public var allowedLayers: [String: Set<String>]
+    package var allowedLayers: [String: Set<String>]
     /// The Feature edges table: parent → child feature RIBs.
-    public var featureEdges: Set<[String]>
+    package var featureEdges: Set<[String]>
 
     /// Reads the tables from Markdown text.
-    public init(markdown: String) {
+    package init(markdown: String) {
         modules = Self.table(named: "Modules", in: markdown).compactMap { cells in
             guard cells.count >= 6 else { return nil }
             let list = { (cell: String) -> [String] in
@@ -50,14 +50,14 @@ public struct ProjectManifest: Sendable, Equatable {
     }
 
     /// Reads `Project.swift.md` in `root`, or returns `nil` if there is none.
-    public static func load(packageAt root: URL) throws -> ProjectManifest? {
+    package static func load(packageAt root: URL) throws -> ProjectManifest? {
         let file = root.appendingPathComponent("Project.swift.md")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         return ProjectManifest(markdown: try String(contentsOf: file, encoding: .utf8))
     }
 
     /// The layer of each module and of each test target (`Tests`).
-    public var layers: [String: String] {
+    package var layers: [String: String] {
         var layers: [String: String] = [:]
         for module in modules {
             layers[module.name] = module.layer

@@ -19,28 +19,28 @@ enum RIBTemplates {
             import RIBs
 
             /// What \(name) needs from its parent. The parent's component conforms to it.
-            public protocol \(name)Dependency: Dependency {}
+            package protocol \(name)Dependency: Dependency {}
 
             /// \(name)'s dependency-injection scope: what \(name) and its children share.
-            public final class \(name)Component: Component<any \(name)Dependency> {}
+            package final class \(name)Component: Component<any \(name)Dependency> {}
 
             /// Builds the \(name) RIB.
             @MainActor
-            public protocol \(name)Buildable: Buildable {
+            package protocol \(name)Buildable: Buildable {
                 /// Builds the RIB; `listener` hears what \(name) reports to its parent.
                 func build(withListener listener: any \(name)Listener) -> any \(name)Routing
             }
 
             /// Builds the \(name) RIB from its parent's dependency.
             @MainActor
-            public final class \(name)Builder: Builder<any \(name)Dependency>, \(name)Buildable {
+            package final class \(name)Builder: Builder<any \(name)Dependency>, \(name)Buildable {
                 /// Creates the builder over the parent's dependency.
-                public override init(dependency: any \(name)Dependency) {
+                package override init(dependency: any \(name)Dependency) {
                     super.init(dependency: dependency)
                 }
 
                 /// Builds the component, interactor\(viewless ? "" : ", view controller") and router, and wires them.
-                public func build(withListener listener: any \(name)Listener) -> any \(name)Routing {
+                package func build(withListener listener: any \(name)Listener) -> any \(name)Routing {
                     _ = \(name)Component(dependency: dependency)
             \(make)
                 }
@@ -79,11 +79,11 @@ enum RIBTemplates {
 
             /// What the router of \(name) offers its interactor.
             @MainActor
-            public protocol \(name)Routing: \(viewless ? "Routing" : "ViewableRouting") {}
+            package protocol \(name)Routing: \(viewless ? "Routing" : "ViewableRouting") {}
             \(presentable)
             /// What \(name) reports to its parent.
             @MainActor
-            public protocol \(name)Listener: AnyObject {}
+            package protocol \(name)Listener: AnyObject {}
 
             /// \(name)'s business logic.
             @MainActor

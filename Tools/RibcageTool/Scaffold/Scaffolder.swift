@@ -2,12 +2,12 @@ import Foundation
 
 /// Writes new modules into a workspace laid out like Ribcage's: a `modules` table in
 /// Package.swift and a Modules table in Project.swift.md.
-public struct Scaffolder: Sendable {
+package struct Scaffolder: Sendable {
     /// The workspace root.
-    public var root: URL
+    package var root: URL
 
     /// Creates a scaffolder for the workspace at `root`.
-    public init(root: URL) {
+    package init(root: URL) {
         self.root = root
     }
 
@@ -18,9 +18,9 @@ public struct Scaffolder: Sendable {
     /// Uber's Component Extension template does; the edge is recorded in Project.swift.md.
     ///
     /// - Returns: The files written, relative to the root.
-    public func newRIB(named name: String, viewless: Bool, parent: String?) throws -> [String] {
+    package func newRIB(named name: String, viewless: Bool, parent: String?) async throws -> [String] {
         try validate(name)
-        var package = try editablePackageManifest()
+        var package = try await editablePackageManifest()
         var project = try String(contentsOf: root.appendingPathComponent("Project.swift.md"), encoding: .utf8)
         if let parent {
             guard package.contains(".feature(\"\(parent)\"") else {
@@ -73,18 +73,18 @@ public struct Scaffolder: Sendable {
                     """
                 ))
         }
-        try write(files, package: package, project: project)
+        try await write(files, package: package, project: project)
         return files.map(\.0)
     }
 
     /// Scaffolds a plain module `name` in `layer` (core, domain or data) with its test target.
-    public func newModule(named name: String, layer: String) throws -> [String] {
+    package func newModule(named name: String, layer: String) async throws -> [String] {
         try validate(name)
         let layerName = layer.prefix(1).uppercased() + layer.dropFirst().lowercased()
         guard ["Core", "Domain", "Data"].contains(layerName) else {
             throw RibcageError.scaffoldRefused("--layer must be core, domain or data, not '\(layer)'")
         }
-        var package = try editablePackageManifest()
+        var package = try await editablePackageManifest()
         var project = try String(contentsOf: root.appendingPathComponent("Project.swift.md"), encoding: .utf8)
         package = try appendingModuleLine(
             "    .module(\"\(name)\", layer: .\(layerName.lowercased())),", to: package)
@@ -96,9 +96,9 @@ public struct Scaffolder: Sendable {
                 "Modules/\(name)/\(name).swift",
                 """
                 /// The \(name) module.
-                public enum \(name) {
+                package enum \(name) {
                     /// The module's name, to prove the module links.
-                    public static let name = "\(name)"
+                    package static let name = "\(name)"
                 }
 
                 """
@@ -121,7 +121,7 @@ public struct Scaffolder: Sendable {
                 """
             ),
         ]
-        try write(files, package: package, project: project)
+        try await write(files, package: package, project: project)
         return files.map(\.0)
     }
 
@@ -140,19 +140,19 @@ public struct Scaffolder: Sendable {
             FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
         }
         if taken || manifest.contains("\"\(name)\"") {
-            throw RibcageError.scaffoldExists(name)
+            throw RibcageError.scaffoldExists(name, takenBy: "a module of this workspace")
         }
     }
 
     /// Package.swift's text, if it can be edited safely: no uncommitted changes (when in git),
     /// and exactly one `modules` table.
-    private func editablePackageManifest() throws -> String {
+    private func editablePackageManifest() async throws -> String {
         let file = root.appendingPathComponent("Package.swift")
         let text = try String(contentsOf: file, encoding: .utf8)
         if Shell.isOnPath("git"),
-            let inside = try? Shell.run("git", ["rev-parse", "--is-inside-work-tree"], in: root),
+            let inside = try? await Shell.run("git", ["rev-parse", "--is-inside-work-tree"], in: root),
             inside.succeeded,
-            let status = try? Shell.run(
+            let status = try? await Shell.run(
                 "git", ["status", "--porcelain", "--", "Package.swift", "Project.swift.md"], in: root),
             !status.outputText.isEmpty
         {
@@ -232,7 +232,7 @@ public struct Scaffolder: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    private func write(_ files: [(String, String)], package: String, project: String) throws {
+    private func write(_ files: [(String, String)], package: String, project: String) async throws {
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(
@@ -242,6 +242,6 @@ public struct Scaffolder: Sendable {
         try Data(package.utf8).write(to: root.appendingPathComponent("Package.swift"))
         try Data(project.utf8).write(to: root.appendingPathComponent("Project.swift.md"))
         // Lay the new files out the way the workspace's .swift-format wants them.
-        _ = try? Shell.run("swift", ["format", "format", "--in-place"] + files.map(\.0), in: root)
+        _ = try? await Shell.run("swift", ["format", "format", "--in-place"] + files.map(\.0), in: root)
     }
 }

@@ -1,109 +1,143 @@
 import Foundation
+import Subprocess
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
 
 /// What a finished child process left behind.
-public struct ProcessResult: Sendable {
+package struct ProcessResult: Sendable {
     /// The exit status, or the signal number when ``wasSignalled`` is true.
-    public var status: Int32
+    package var status: Int32
     /// True when the process was killed by a signal instead of exiting.
-    public var wasSignalled: Bool
-    /// Everything the process wrote to standard output, unless it was streamed.
-    public var standardOutput: Data
-    /// Everything the process wrote to standard error, unless it was streamed.
-    public var standardError: Data
+    package var wasSignalled: Bool
+    /// Everything the process wrote to standard output, unless it went elsewhere.
+    package var standardOutput: Data
+    /// Everything the process wrote to standard error, unless it went elsewhere.
+    package var standardError: Data
 
     /// True when the process exited normally with status 0.
-    public var succeeded: Bool { status == 0 && !wasSignalled }
+    package var succeeded: Bool { status == 0 && !wasSignalled }
 
     /// Standard output decoded as UTF-8.
-    public var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
+    package var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
     /// Standard error decoded as UTF-8.
-    public var errorText: String { String(decoding: standardError, as: UTF8.self) }
+    package var errorText: String { String(decoding: standardError, as: UTF8.self) }
 
     /// A short description of how the process ended, for error messages.
-    public var terminationDescription: String {
+    package var terminationDescription: String {
         wasSignalled ? "was killed by signal \(status)" : "exited with status \(status)"
     }
 }
 
-/// Runs child processes for the tool: `swift`, `git`, `dot` and friends.
-public enum Shell {
+/// Runs child processes for the tool (`swift`, `git`, `dot`) and awaits them with
+/// swift-subprocess, which watches for the exit on a thread of its own: a waiting child never
+/// holds one of the cooperative pool's threads.
+package enum Shell {
     /// Where a child's output goes.
-    public enum Output: Sendable {
+    package enum Output: Sendable {
         /// Collected into ``ProcessResult/standardOutput`` and ``ProcessResult/standardError``.
         case capture
         /// Written straight to this process's standard error, so a person watching sees progress.
         case streamToStandardError
+        /// Both streams written, interleaved as the child wrote them, to this file (replaced).
+        case file(URL)
     }
 
-    /// Runs `command` (looked up on `PATH`) with `arguments` and waits for it.
+    /// Runs `command` (looked up on `PATH`, or a path when it holds a `/`) with `arguments`, and
+    /// returns when it has exited.
     ///
-    /// Output is collected through temporary files rather than pipes, so a chatty child can never
-    /// fill a pipe buffer and deadlock against us.
+    /// Captured output goes through temporary files rather than pipes, so a chatty child never
+    /// meets a size limit and never waits on a full pipe.
     ///
+    /// - Parameter environment: Variables to set or, with `nil` values, remove, on top of this
+    ///   process's environment.
     /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` when the command cannot be started.
-    public static func run(
+    package static func run(
         _ command: String,
         _ arguments: [String],
         in directory: URL? = nil,
-        output: Output = .capture
-    ) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = FileHandle.nullDevice
-
+        output: Output = .capture,
+        environment: [String: String?] = [:]
+    ) async throws -> ProcessResult {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("ribcage-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        switch output {
-        case .capture:
-            process.standardOutput = outHandle
-            process.standardError = errHandle
-        case .streamToStandardError:
-            process.standardOutput = FileHandle.standardError
-            process.standardError = FileHandle.standardError
-        }
+        let outFile = scratch.appendingPathComponent("stdout")
+        let errFile = scratch.appendingPathComponent("stderr")
 
+        let executable: Executable = command.contains("/") ? .path(FilePath(command)) : .name(command)
+        let workingDirectory = directory.map { FilePath($0.path) }
+        var keys: [Environment.Key: String?] = [:]
+        for (name, value) in environment { keys[Environment.Key(stringLiteral: name)] = value }
+        let childEnvironment = Environment.inherit.updating(keys)
+
+        let status: TerminationStatus
         do {
-            try process.run()
-        } catch {
-            try? outHandle.close()
-            try? errHandle.close()
+            switch output {
+            case .capture:
+                let out = try open(outFile)
+                let err = try open(errFile)
+                status = try await Subprocess.run(
+                    executable, arguments: Arguments(arguments), environment: childEnvironment,
+                    workingDirectory: workingDirectory,
+                    output: .fileDescriptor(out, closeAfterSpawningProcess: true),
+                    error: .fileDescriptor(err, closeAfterSpawningProcess: true)
+                ).terminationStatus
+            case .streamToStandardError:
+                status = try await Subprocess.run(
+                    executable, arguments: Arguments(arguments), environment: childEnvironment,
+                    workingDirectory: workingDirectory, output: .currentStandardError,
+                    error: .currentStandardError
+                ).terminationStatus
+            case .file(let log):
+                let out = try open(log)
+                status = try await Subprocess.run(
+                    executable, arguments: Arguments(arguments), environment: childEnvironment,
+                    workingDirectory: workingDirectory,
+                    output: .fileDescriptor(out, closeAfterSpawningProcess: true),
+                    error: .combinedWithOutput
+                ).terminationStatus
+            }
+        } catch let error as SubprocessError where error.code == .executableNotFound {
             throw RibcageError.commandNotFound(command, hint: nil)
-        }
-        process.waitUntilExit()
-        try? outHandle.close()
-        try? errHandle.close()
-
-        // `/usr/bin/env` exits 127 when it cannot find the command.
-        if process.terminationReason == .exit && process.terminationStatus == 127
-            && (try? Data(contentsOf: errURL))?.isEmpty == false
-            && !Shell.isOnPath(command)
-        {
-            throw RibcageError.commandNotFound(command, hint: nil)
+        } catch let error as SubprocessError where error.code == .failedToChangeWorkingDirectory {
+            throw RibcageError.noPackage(path: directory?.path ?? "")
         }
 
+        let (code, signalled): (Int32, Bool) =
+            switch status {
+            case .exited(let code): (code, false)
+            case .signaled(let signal): (signal, true)
+            }
         return ProcessResult(
-            status: process.terminationStatus,
-            wasSignalled: process.terminationReason == .uncaughtSignal,
-            standardOutput: (try? Data(contentsOf: outURL)) ?? Data(),
-            standardError: (try? Data(contentsOf: errURL)) ?? Data())
+            status: code, wasSignalled: signalled,
+            standardOutput: (try? Data(contentsOf: outFile)) ?? Data(),
+            standardError: (try? Data(contentsOf: errFile)) ?? Data())
+    }
+
+    private static func open(_ file: URL) throws -> FileDescriptor {
+        try FileDescriptor.open(
+            FilePath(file.path), .writeOnly, options: [.create, .truncate],
+            permissions: [.ownerReadWrite, .groupRead, .otherRead])
     }
 
     /// True when `command` names an executable file in one of `PATH`'s folders.
-    public static func isOnPath(_ command: String) -> Bool {
-        if command.contains("/") { return FileManager.default.isExecutableFile(atPath: command) }
+    package static func isOnPath(_ command: String) -> Bool {
+        executablePath(command) != nil
+    }
+
+    /// The file `command` runs: itself when it holds a `/`, else the first match on `PATH`.
+    package static func executablePath(_ command: String) -> String? {
+        if command.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: command) ? command : nil
+        }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { folder in
-            FileManager.default.isExecutableFile(atPath: "\(folder)/\(command)")
+        return path.split(separator: ":").map { "\($0)/\(command)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
         }
     }
 }

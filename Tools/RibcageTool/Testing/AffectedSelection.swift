@@ -2,20 +2,20 @@ import Foundation
 
 /// Which test suites a change affects: the modules whose files changed and, transitively, every
 /// module that depends on them. A change to `Package.swift` or `Project.swift.md` affects all.
-public struct AffectedSelection: Sendable, Equatable {
+package struct AffectedSelection: Sendable, Equatable {
     /// A selected suite and why.
-    public struct Choice: Sendable, Equatable {
+    package struct Choice: Sendable, Equatable {
         /// The suite.
-        public var suite: ModuleTestSuite
+        package var suite: ModuleTestSuite
         /// Why it runs, e.g. `changed: Modules/And/And.swift` or `depends on And (changed)`.
-        public var reason: String
+        package var reason: String
     }
 
     /// The selected suites, in the index's order.
-    public var choices: [Choice]
+    package var choices: [Choice]
 
     /// Selects from `index` the suites that `changedFiles` (paths relative to the root) affect.
-    public init(package: DescribedPackage, index: TestSuiteIndex, changedFiles: [String]) {
+    package init(package: DescribedPackage, index: TestSuiteIndex, changedFiles: [String]) {
         if let manifestFile = changedFiles.first(where: {
             ["Package.swift", "Project.swift.md"].contains($0)
         }) {
@@ -55,12 +55,12 @@ public struct AffectedSelection: Sendable, Equatable {
     }
 
     /// The files changed since `base` in the git repository at `root`, untracked files included.
-    public static func changedFiles(in root: URL, since base: String) throws -> [String] {
+    package static func changedFiles(in root: URL, since base: String) async throws -> [String] {
         guard Shell.isOnPath("git") else { throw RibcageError.commandNotFound("git", hint: "Install git.") }
-        let diff = try Shell.run("git", ["diff", "--name-only", base, "--", "."], in: root)
+        let diff = try await Shell.run("git", ["diff", "--name-only", base, "--", "."], in: root)
         guard diff.succeeded else { throw RibcageError.gitFailed(diff.errorText) }
-        let untracked = try Shell.run("git", ["ls-files", "--others", "--exclude-standard"], in: root)
-        let prefix = try Shell.run("git", ["rev-parse", "--show-prefix"], in: root).outputText
+        let untracked = try await Shell.run("git", ["ls-files", "--others", "--exclude-standard"], in: root)
+        let prefix = try await Shell.run("git", ["rev-parse", "--show-prefix"], in: root).outputText
             .trimmingCharacters(in: .whitespacesAndNewlines)
         // `git diff` names files from the repository's root; make them relative to the package.
         let fromDiff = diff.outputText.split(separator: "\n").map(String.init).compactMap { path -> String? in
@@ -71,12 +71,12 @@ public struct AffectedSelection: Sendable, Equatable {
 }
 
 /// Splits suites into shards of about equal running time, for a CI matrix.
-public enum TestSharding {
+package enum TestSharding {
     /// Shard `index` (1-based) of `count`: suites are dealt, heaviest first, to the lightest shard.
     /// Every suite lands in exactly one shard.
     ///
     /// - Parameter weights: Seconds from the last run, or test counts, per test target.
-    public static func shard(
+    package static func shard(
         _ suites: [ModuleTestSuite], index: Int, of count: Int, weights: [String: Double]
     ) -> [ModuleTestSuite] {
         precondition(count >= 1 && (1...count).contains(index), "validated by the command")
@@ -95,13 +95,13 @@ public enum TestSharding {
     }
 
     /// Where `ribcage test` keeps the last run's seconds per test target.
-    public static func durationsFile(in root: URL) -> URL {
+    package static func durationsFile(in root: URL) -> URL {
         root.appendingPathComponent(".build/ribcage-test-durations.json")
     }
 
     /// The weights to balance by: the last run's durations, else the number of tests found in each
     /// test target's sources.
-    public static func weights(for suites: [ModuleTestSuite], package: DescribedPackage, root: URL)
+    package static func weights(for suites: [ModuleTestSuite], package: DescribedPackage, root: URL)
         -> [String: Double]
     {
         if let data = try? Data(contentsOf: durationsFile(in: root)),

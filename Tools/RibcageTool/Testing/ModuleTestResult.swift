@@ -1,16 +1,16 @@
 /// The outcome of running one module's test suite.
-public struct ModuleTestResult: Sendable, Equatable {
+package struct ModuleTestResult: Sendable, Equatable {
     /// The suite that ran.
-    public var suite: ModuleTestSuite
+    package var suite: ModuleTestSuite
     /// Every test case the runner reported, from both test libraries.
-    public var testCases: [TestCaseResult]
+    package var testCases: [TestCaseResult]
     /// Wall-clock seconds for the module's `swift test` run.
-    public var seconds: Double
+    package var seconds: Double
     /// A failure of the run itself (a crash, a missing report), which counts as one failed test.
-    public var runnerFailure: String?
+    package var runnerFailure: String?
 
     /// Creates a module result.
-    public init(suite: ModuleTestSuite, testCases: [TestCaseResult], seconds: Double, runnerFailure: String?)
+    package init(suite: ModuleTestSuite, testCases: [TestCaseResult], seconds: Double, runnerFailure: String?)
     {
         self.suite = suite
         self.testCases = testCases
@@ -19,21 +19,21 @@ public struct ModuleTestResult: Sendable, Equatable {
     }
 
     /// Tests that passed.
-    public var passed: Int { testCases.count { $0.outcome == .passed } }
+    package var passed: Int { testCases.count { $0.outcome == .passed } }
     /// Tests that failed, counting a failed run as one.
-    public var failed: Int {
+    package var failed: Int {
         testCases.count { if case .failed = $0.outcome { true } else { false } }
             + (runnerFailure == nil ? 0 : 1)
     }
     /// Tests that were skipped.
-    public var skipped: Int {
+    package var skipped: Int {
         testCases.count { if case .skipped = $0.outcome { true } else { false } }
     }
     /// Tests that ran: passed plus failed.
-    public var run: Int { passed + failed }
+    package var run: Int { passed + failed }
 
     /// The failed test cases with their messages, and the runner failure if there was one.
-    public var failures: [(test: String, message: String)] {
+    package var failures: [(test: String, message: String)] {
         var list: [(test: String, message: String)] = testCases.compactMap { testCase in
             guard case .failed(let message) = testCase.outcome else { return nil }
             return ("\(testCase.suite)/\(testCase.name)", message)
@@ -44,24 +44,24 @@ public struct ModuleTestResult: Sendable, Equatable {
 }
 
 /// Renders module results as the table `ribcage test` prints.
-public struct TestReportTable: Sendable {
+package struct TestReportTable: Sendable {
     /// The column headings, in order.
-    public static let headings = ["Module", "Run", "Passed", "Failed", "Skipped", "Seconds"]
+    package static let headings = ["Module", "Run", "Passed", "Failed", "Skipped", "Seconds"]
 
     private let moduleWidth: Int
 
     /// A table wide enough for the longest of `modules`.
-    public init(modules: [String]) {
+    package init(modules: [String]) {
         moduleWidth = max(Self.headings[0].count, modules.map(\.count).max() ?? 0)
     }
 
     /// The heading line.
-    public var header: String {
+    package var header: String {
         pad(Self.headings[0]) + Self.headings.dropFirst().map { " " + leftPad($0, 7) }.joined()
     }
 
     /// One row for a module.
-    public func row(_ result: ModuleTestResult) -> String {
+    package func row(_ result: ModuleTestResult) -> String {
         let numbers = [result.run, result.passed, result.failed, result.skipped].map { String($0) }
         let seconds = String(Int((result.seconds * 100).rounded())).leftPadded(3, with: "0")
         let secondsText = "\(seconds.dropLast(2)).\(seconds.suffix(2))"
@@ -69,7 +69,7 @@ public struct TestReportTable: Sendable {
     }
 
     /// The closing line that totals every module: `N passed, N failed, N skipped`.
-    public static func closingLine(_ results: [ModuleTestResult]) -> String {
+    package static func closingLine(_ results: [ModuleTestResult]) -> String {
         let passed = results.reduce(0) { $0 + $1.passed }
         let failed = results.reduce(0) { $0 + $1.failed }
         let skipped = results.reduce(0) { $0 + $1.skipped }

@@ -1,12 +1,12 @@
 /// A module of the package and the test target that tests it.
-public struct ModuleTestSuite: Sendable, Equatable, Hashable {
+package struct ModuleTestSuite: Sendable, Equatable, Hashable {
     /// The module under test, for example `And`.
-    public var module: String
+    package var module: String
     /// Its test target, for example `AndTests`.
-    public var testTarget: String
+    package var testTarget: String
 
     /// Creates a pairing of a module and its test target.
-    public init(module: String, testTarget: String) {
+    package init(module: String, testTarget: String) {
         self.module = module
         self.testTarget = testTarget
     }
@@ -16,22 +16,22 @@ public struct ModuleTestSuite: Sendable, Equatable, Hashable {
     /// XCTest names a test `Target.Class/method` and Swift Testing `Target.Suite/test()`, so the
     /// target name followed by a dot is exact; a plain `--filter AndTests` would also run
     /// `AndTestsExtra`.
-    public var filter: String { "^\(testTarget)\\." }
+    package var filter: String { "^\(testTarget)\\." }
 }
 
 /// Every module of a package, and the test target of each module that has one.
-public struct TestSuiteIndex: Sendable, Equatable {
+package struct TestSuiteIndex: Sendable, Equatable {
     /// Modules with a test target, in the package's order.
-    public var suites: [ModuleTestSuite]
+    package var suites: [ModuleTestSuite]
     /// Modules (non-test targets) with no test target.
-    public var untestedModules: [String]
+    package var untestedModules: [String]
 
     /// Pairs each test target with its module.
     ///
     /// A test target `XTests` tests `X` when the package has a target `X`; otherwise it tests the
     /// single target it depends on; failing both, it stands for itself. Plugins and system
     /// libraries are not modules one tests.
-    public init(package: DescribedPackage) {
+    package init(package: DescribedPackage) {
         let targetNames = Set(package.targets.map(\.name))
         var suites: [ModuleTestSuite] = []
         for target in package.targets where target.isTest {
@@ -60,7 +60,7 @@ public struct TestSuiteIndex: Sendable, Equatable {
     ///
     /// - Throws: ``RibcageError/unknownModules(_:known:)`` listing the modules that do exist, or
     ///   ``RibcageError/moduleWithoutTests(_:)``.
-    public func suites(named names: [String]) throws -> [ModuleTestSuite] {
+    package func suites(named names: [String]) throws -> [ModuleTestSuite] {
         guard !names.isEmpty else { return suites }
         var selected: [ModuleTestSuite] = []
         var unknown: [String] = []

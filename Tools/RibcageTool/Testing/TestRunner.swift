@@ -1,16 +1,16 @@
 import Foundation
 
 /// Runs module test suites with `swift test` and reads their xUnit reports.
-public struct TestRunner: Sendable {
+package struct TestRunner: Sendable {
     /// The package's root folder.
-    public var packageRoot: URL
+    package var packageRoot: URL
     /// Stream SwiftPM's and the tests' own output to standard error instead of capturing it.
-    public var verbose: Bool
+    package var verbose: Bool
     /// Where xUnit reports and logs are written; a fresh temporary folder by default.
-    public var reportsDirectory: URL
+    package var reportsDirectory: URL
 
     /// Creates a runner for the package at `packageRoot`.
-    public init(packageRoot: URL, verbose: Bool = false, reportsDirectory: URL? = nil) {
+    package init(packageRoot: URL, verbose: Bool = false, reportsDirectory: URL? = nil) {
         self.packageRoot = packageRoot
         self.verbose = verbose
         self.reportsDirectory =
@@ -22,8 +22,8 @@ public struct TestRunner: Sendable {
     /// Builds the package and all of its tests once, so each suite can then run with `--skip-build`.
     ///
     /// - Throws: ``RibcageError/buildFailed(details:)`` with the end of the build log.
-    public func buildTests() throws {
-        let result = try Shell.run(
+    package func buildTests() async throws {
+        let result = try await Shell.run(
             "swift", ["build", "--build-tests"], in: packageRoot,
             output: verbose ? .streamToStandardError : .capture)
         guard result.succeeded else {
@@ -37,7 +37,7 @@ public struct TestRunner: Sendable {
     ///
     /// A run that exits non-zero without any failing test in its reports (a crash, a `fatalError`)
     /// is itself counted as a failure, so a dying test process can never look green.
-    public func run(_ suite: ModuleTestSuite) throws -> ModuleTestResult {
+    package func run(_ suite: ModuleTestSuite) async throws -> ModuleTestResult {
         try FileManager.default.createDirectory(at: reportsDirectory, withIntermediateDirectories: true)
         let xctestReport = reportsDirectory.appendingPathComponent("\(suite.testTarget).xml")
         let swiftTestingReport = reportsDirectory.appendingPathComponent(
@@ -47,7 +47,7 @@ public struct TestRunner: Sendable {
 
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try Shell.run(
+        let result = try await Shell.run(
             "swift",
             [
                 "test", "--skip-build", "--parallel", "--filter", suite.filter,

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// One test case from an xUnit (JUnit-style) XML report.
-public struct TestCaseResult: Sendable, Equatable {
+package struct TestCaseResult: Sendable, Equatable {
     /// How a test case ended.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The test ran and recorded no failure.
         case passed
         /// The test failed; the message is the runner's first failure message.
@@ -17,16 +17,16 @@ public struct TestCaseResult: Sendable, Equatable {
     }
 
     /// The test's suite or class, qualified by its module: `AndTests.DoTests`.
-    public var suite: String
+    package var suite: String
     /// The test's name: `testOne` (XCTest) or `runsBlock()` (Swift Testing).
-    public var name: String
+    package var name: String
     /// Seconds the test took, when the runner reported it.
-    public var duration: Double?
+    package var duration: Double?
     /// How it ended.
-    public var outcome: Outcome
+    package var outcome: Outcome
 
     /// Creates a test case result.
-    public init(suite: String, name: String, duration: Double?, outcome: Outcome) {
+    package init(suite: String, name: String, duration: Double?, outcome: Outcome) {
         self.suite = suite
         self.name = name
         self.duration = duration
@@ -40,25 +40,25 @@ public struct TestCaseResult: Sendable, Equatable {
 /// `--xunit-output` (only under `--parallel`), Swift Testing to a sibling with a
 /// `-swift-testing` suffix. XCTest's writer does not mark `XCTSkip`ped tests as skipped; they
 /// appear as passed there.
-public struct XUnitReport: Sendable, Equatable {
+package struct XUnitReport: Sendable, Equatable {
     /// The test cases, in document order.
-    public var testCases: [TestCaseResult]
+    package var testCases: [TestCaseResult]
 
     /// An xUnit file that is not well-formed XML, or not an xUnit report.
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
+    package struct ParseError: Error, CustomStringConvertible, Equatable {
         /// The file, or `<data>` when parsing bytes.
-        public var file: String
+        package var file: String
         /// What was wrong.
-        public var reason: String
+        package var reason: String
         /// A one-line description naming the file.
-        public var description: String { "Unreadable xUnit report \(file): \(reason)" }
+        package var description: String { "Unreadable xUnit report \(file): \(reason)" }
     }
 
     /// Parses an xUnit document.
     ///
     /// - Throws: ``ParseError`` when the data is not well-formed XML or its root is not
     ///   `testsuites` or `testsuite`.
-    public init(data: Data, file: String = "<data>") throws {
+    package init(data: Data, file: String = "<data>") throws {
         // XMLParser rather than XMLDocument: on Linux, XMLDocument quietly "recovers" truncated
         // files, which would turn a report cut short by a crash into a green run.
         let parser = XMLParser(data: data)
@@ -77,7 +77,7 @@ public struct XUnitReport: Sendable, Equatable {
     }
 
     /// Parses the xUnit file at `url`.
-    public init(contentsOf url: URL) throws {
+    package init(contentsOf url: URL) throws {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -88,7 +88,7 @@ public struct XUnitReport: Sendable, Equatable {
     }
 
     /// Creates a report from test cases that are already known.
-    public init(testCases: [TestCaseResult]) {
+    package init(testCases: [TestCaseResult]) {
         self.testCases = testCases
     }
 }

@@ -1,0 +1,199 @@
+import RibcageTool
+import Testing
+
+@Suite("Import scanner")
+struct ImportScannerTests {
+    static func modules(_ source: String) -> [String] {
+        ImportScanner.references(in: source).filter { $0.form == .import }.map(\.module)
+    }
+
+    @Test("finds every form of import, with its line")
+    func forms() {
+        let source = """
+            import Foundation
+            @testable import Cart
+            @_exported import Core
+            import struct Net.Client
+            #if canImport(FoundationNetworking)
+                import FoundationNetworking
+            #endif
+            import Logging; import Metrics
+            """
+        let found = ImportScanner.references(in: source)
+        #expect(
+            found.map(\.module) == [
+                "Foundation", "Cart", "Core", "Net", "FoundationNetworking", "FoundationNetworking",
+                "Logging", "Metrics",
+            ])
+        #expect(found.map(\.line) == [1, 2, 3, 4, 5, 6, 8, 8])
+        #expect(found[4].form == .canImport)
+    }
+
+    @Test(
+        "reads access-level imports",
+        arguments: ["public", "package", "internal", "private", "fileprivate"])
+    func accessLevel(_ level: String) {
+        let found = ImportScanner.references(in: "\(level) import UnixSignals\n")
+        #expect(found.map(\.module) == ["UnixSignals"])
+        #expect(found.first?.accessLevel == level)
+    }
+
+    @Test(
+        "reads imports after attributes, with or without arguments",
+        arguments: [
+            ("@_spi(Testing) import NIOCore", ["@_spi"]),
+            (
+                "@_documentation(visibility: internal) @_exported import NIOSSL",
+                ["@_documentation", "@_exported"]
+            ),
+            ("@preconcurrency import Dispatch", ["@preconcurrency"]),
+            ("@_implementationOnly import CNIOLinux", ["@_implementationOnly"]),
+            ("@_weakLinked import Observation", ["@_weakLinked"]),
+            ("@_spi(A) @_spi(B) public import Kit", ["@_spi", "@_spi"]),
+            (
+                "@_exported @_documentation(visibility: internal) import class NIOSSL.NIOSSLCertificate",
+                [
+                    "@_exported", "@_documentation",
+                ]
+            ),
+            ("@_exported\nimport Split", ["@_exported"]),
+        ])
+    func attributes(_ line: String, _ attributes: [String]) {
+        let found = ImportScanner.references(in: line + "\n")
+        #expect(found.count == 1)
+        #expect(found.first?.attributes == attributes)
+        #expect(
+            found.first.map {
+                ["NIOCore", "NIOSSL", "Dispatch", "CNIOLinux", "Observation", "Kit", "Split"].contains(
+                    $0.module)
+            } == true)
+    }
+
+    @Test("a backticked name and a kind before the path")
+    func namesAndKinds() {
+        #expect(
+            Self.modules("import `Foo`\nimport func Darwin.exit\nimport var Glibc.errno\n") == [
+                "Foo", "Darwin", "Glibc",
+            ])
+    }
+
+    @Test("ignores imports in comments, every kind of string literal and regex literals")
+    func noFalsePositives() {
+        let source = #"""
+            // import LineComment
+            /* import Block /* import Nested */ still a comment: import Inner */
+            let a = "import InString"
+            let b = """
+                import InMultiline
+                """
+            let c = #"import InRaw "quoted" inside"#
+            let d = "\(call("import InInterpolation")) and more"
+            let e = "escaped \" import AfterEscape"
+            let importance = 1  // an identifier that starts with "import"
+            func f() { let x = importance }
+            let r = #/import "InRegex"/#
+            import Real
+            """#
+        #expect(Self.modules(source) == ["Real"])
+        #expect(ImportScanner.references(in: source).first?.line == 13)
+    }
+
+    @Test("`import` as an argument label or a member is not an import")
+    func keywordInOtherRoles() {
+        let source = """
+            func load(import file: String) {}
+            load(import: "x")
+            let settings = options
+                .import
+            call(
+                import: 1)
+            """
+        #expect(Self.modules(source).isEmpty)
+    }
+
+    @Test("records the #if conditions around each import, including #elseif and #else")
+    func conditions() {
+        let source = """
+            #if canImport(Darwin)
+            import Darwin
+            #elseif os(Windows)
+            import ucrt
+            #else
+            import Glibc
+            #endif
+            #if DEBUG
+              #if !os(WASI)
+            import Inner
+              #endif
+            #endif
+            import Plain
+            """
+        let imports = ImportScanner.references(in: source).filter { $0.form == .import }
+        #expect(imports.map(\.module) == ["Darwin", "ucrt", "Glibc", "Inner", "Plain"])
+        #expect(
+            imports.map { $0.condition?.description } == [
+                "canImport(Darwin)",
+                "!canImport(Darwin) && os(Windows)",
+                "!canImport(Darwin) && !os(Windows)",
+                "DEBUG && !os(WASI)",
+                nil,
+            ])
+    }
+
+    @Test("a condition may continue on the next line after && or inside parentheses")
+    func multilineCondition() {
+        let source = """
+            #if (compiler(<6.1) && !os(WASI)) ||
+                (compiler(>=6.1) && _runtime(_multithreaded))
+            import Threads
+            #endif
+            """
+        let found = ImportScanner.references(in: source).filter { $0.form == .import }
+        #expect(found.map(\.module) == ["Threads"])
+        #expect(
+            found.first?.condition?.description
+                == "(compiler(<6.1) && !os(WASI)) || (compiler(>=6.1) && _runtime(_multithreaded))")
+    }
+}
+
+@Suite("Compilation conditions")
+struct CompilationConditionTests {
+    static let linux = BuildConditions(
+        toolchain: Toolchain(
+            modules: ["Glibc", "Foundation"], compilerVersion: [6, 3, 1], architecture: "x86_64"),
+        flags: ["DEBUG", "ConfigurationSupport"], importable: ["Glibc", "Foundation", "NIOCore"],
+        operatingSystem: "Linux")
+
+    static func evaluate(_ text: String) -> Bool? {
+        let tokens = SwiftTokenizer.tokens(in: text)
+        return CompilationCondition.parse(tokens).evaluate(in: linux)
+    }
+
+    @Test(
+        "evaluates platform checks for a debug build on Linux",
+        arguments: [
+            ("os(Linux)", true), ("os(macOS) || os(iOS)", false), ("!os(Windows)", true),
+            ("canImport(Glibc)", true), ("canImport(Darwin)", false), ("canImport(NIOCore)", true),
+            ("canImport(Network)", false), ("canImport(Foundation, _version: 1)", true),
+            ("compiler(>=6.2)", true), ("compiler(<6.1)", false), ("swift(>=5.9)", true),
+            ("compiler(>=6.3.2)", false),
+            ("arch(x86_64)", true), ("arch(arm64) || arch(i386)", false),
+            ("targetEnvironment(simulator)", false),
+            ("_runtime(_ObjC)", false), ("_runtime(_multithreaded)", true), ("_endian(little)", true),
+            ("_pointerBitWidth(_64)", true), ("DEBUG", true), ("ENABLE_MOCKING", false),
+            ("ConfigurationSupport", true), ("true", true), ("false || !true", false),
+            ("canImport(Glibc) && (os(Linux) || os(Android))", true),
+        ])
+    func evaluates(_ condition: String, _ expected: Bool) {
+        #expect(Self.evaluate(condition) == expected)
+    }
+
+    @Test("what only the compiler knows is unknown, and unknown is kept apart from false")
+    func unknown() {
+        #expect(Self.evaluate("hasFeature(Embedded)") == nil)
+        #expect(Self.evaluate("hasFeature(Embedded) && os(Linux)") == nil)
+        #expect(Self.evaluate("hasFeature(Embedded) && os(Windows)") == false)
+        #expect(Self.evaluate("hasFeature(Embedded) || os(Linux)") == true)
+        #expect(Self.evaluate("os(Linux) &&") == nil, "a condition it cannot read")
+    }
+}

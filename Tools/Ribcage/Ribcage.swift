@@ -1,0 +1,9 @@
+import RibcageTool
+
+/// The `ribcage` executable: everything lives in RibcageTool's ``RibcageCommand``.
+@main
+enum Ribcage {
+    static func main() async {
+        await RibcageCommand.main()
+    }
+}

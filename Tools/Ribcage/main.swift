@@ -1,3 +1,0 @@
-import RibcageTool
-
-RibcageCommand.main()
