@@ -415,6 +415,43 @@ struct LintExecutableTests {
         #expect(lint.outputText == "0 errors, 0 warnings\n")
     }
 
+    @Test("a product's modules come from its package's manifest once the dependencies are checked out")
+    func productModules() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "Kit",
+                products: [.library(name: "Kit", targets: ["KitCore", "KitExtras"])],
+                targets: [.target(name: "KitCore"), .target(name: "KitExtras")])
+            """, to: "Kit/Package.swift")
+        try folder.write("public let core = 1\n", to: "Kit/Sources/KitCore/Core.swift")
+        try folder.write("public let extras = 2\n", to: "Kit/Sources/KitExtras/Extras.swift")
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "App",
+                dependencies: [.package(path: "../Kit")],
+                targets: [.target(name: "App", dependencies: [.product(name: "Kit", package: "Kit")])])
+            """, to: "App/Package.swift")
+        try folder.write("import KitCore\n", to: "App/Sources/App/App.swift")
+        let app = folder.url.appendingPathComponent("App").path
+
+        let unresolved = try await RibcageExecutableTests.ribcage(["lint", "--path", app])
+        #expect(unresolved.errorText.contains("the dependencies are not checked out"))
+        #expect(unresolved.outputText.hasSuffix("1 error, 1 warning\n"), "\(unresolved.outputText)")
+
+        let resolve = try await Shell.run("swift", ["package", "resolve"], in: URL(fileURLWithPath: app))
+        #expect(resolve.succeeded, "\(resolve.errorText)")
+        let resolved = try await RibcageExecutableTests.ribcage(["lint", "--path", app])
+        #expect(resolved.succeeded, "\(resolved.outputText)\(resolved.errorText)")
+        #expect(resolved.outputText == "0 errors, 0 warnings\n")
+    }
+
     @Test("when describe cannot run, the sources are found on disk, so imports are still judged")
     func dumpFallback() async throws {
         let folder = try PackageFixtures.unfinished()

@@ -42,12 +42,23 @@ struct LintCommand: AsyncParsableCommand {
                     "note: no Project.swift.md here, so the manifest and layer checks are off; imports and cycles are checked.\n"
                 )
             }
-            let linter = Linter(
+            var linter = Linter(
                 package: loaded, manifest: manifest, sources: try Linter.readSources(of: loaded, root: root),
                 toolchain: Toolchain.current(),
                 manifestText: (try? String(
                     contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
                     ?? "")
+            // Products whose names are not their modules' (`Collections` holds `DequeModule`) can
+            // only be told apart by their package's manifest; read those only when they matter.
+            let packages = linter.packagesWhoseProductsMatter()
+            if packages?.isEmpty != true {
+                if DependencyProducts.checkouts(root: root).isEmpty {
+                    StandardError.write(
+                        "note: the dependencies are not checked out (`swift package resolve`), so each product is taken to hold the module of its own name.\n"
+                    )
+                }
+                linter.productModules = await DependencyProducts.modules(root: root, identities: packages)
+            }
             diagnostics = linter.diagnostics()
         }
         switch format {

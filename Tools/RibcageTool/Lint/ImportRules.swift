@@ -4,14 +4,65 @@ extension Linter {
     /// SwiftPM's name for this machine's platform in `.when(platforms:)`.
     private static var hostPlatform: String { BuildConditions.hostOperatingSystem.lowercased() }
 
+    /// What one target's sources import that it does not declare, and declare but never import.
+    private struct TargetImports {
+        var target: DescribedPackage.Target
+        var undeclared: [(file: String, reference: ImportReference)] = []
+        var unimported: [DescribedPackage.Dependency] = []
+    }
+
     func importChecks() -> [Diagnostic] {
-        var found: [Diagnostic] = []
         let targetsByName = Dictionary(
             package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var found: [Diagnostic] = []
+        for result in analyzeImports(targets: targetsByName) {
+            let target = result.target
+            for (file, reference) in result.undeclared {
+                let via =
+                    transitivePath(from: target, to: reference.module, targets: targetsByName)
+                    .map { " (it is reached only through \($0))" } ?? ""
+                found.append(
+                    Diagnostic(
+                        file: file, line: reference.line, severity: .error, rule: "implicit-import",
+                        message:
+                            "'\(target.name)' imports '\(reference.module)', which is not one of its declared dependencies\(via)"
+                    ))
+            }
+            for dependency in result.unimported {
+                found.append(
+                    Diagnostic(
+                        file: "Package.swift", line: manifestLine(of: target.name), severity: .warning,
+                        rule: "redundant-dependency",
+                        message: "'\(target.name)' declares '\(dependency.name)' but never imports it"))
+            }
+        }
+        return found
+    }
+
+    /// The identities of the packages whose products' modules could change a finding: those of
+    /// the products declared by a target that has a finding. `nil` means every package, because
+    /// a product is named without its package.
+    package func packagesWhoseProductsMatter() -> Set<String>? {
+        let targetsByName = Dictionary(
+            package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var identities: Set<String> = []
+        for result in analyzeImports(targets: targetsByName)
+        where !result.undeclared.isEmpty || !result.unimported.isEmpty {
+            for dependency in result.target.dependencies where dependency.kind != .target {
+                guard let package = dependency.package else { return nil }
+                identities.insert(package.lowercased())
+            }
+        }
+        return identities
+    }
+
+    private func analyzeImports(targets targetsByName: [String: DescribedPackage.Target]) -> [TargetImports] {
+        var results: [TargetImports] = []
         // Targets with Swift sources; C targets' `#include`s are not imports.
         for target in package.targets {
             let files = sources[target.name] ?? []
             guard !files.isEmpty else { continue }
+            var result = TargetImports(target: target)
             let declared = declaredModules(of: target)
             let build = BuildConditions(
                 toolchain: toolchain, flags: flags(for: target),
@@ -29,31 +80,18 @@ extension Linter {
                         // Not compiled on this platform in a debug build: nothing to check here.
                         reference.condition?.evaluate(in: build) != false
                     else { continue }
-                    let via =
-                        transitivePath(from: target, to: reference.module, targets: targetsByName)
-                        .map { " (it is reached only through \($0))" } ?? ""
-                    found.append(
-                        Diagnostic(
-                            file: file.path, line: reference.line, severity: .error, rule: "implicit-import",
-                            message:
-                                "'\(target.name)' imports '\(reference.module)', which is not one of its declared dependencies\(via)"
-                        ))
+                    result.undeclared.append((file.path, reference))
                 }
             }
-            guard !Self.importsNothingByDesign(target) else { continue }
-            for dependency in target.dependencies {
-                let modules = self.modules(of: dependency)
-                guard modules.allSatisfy({ !used.contains($0) }),
-                    !isBuiltRatherThanImported(dependency, targets: targetsByName)
-                else { continue }
-                found.append(
-                    Diagnostic(
-                        file: "Package.swift", line: manifestLine(of: target.name), severity: .warning,
-                        rule: "redundant-dependency",
-                        message: "'\(target.name)' declares '\(dependency.name)' but never imports it"))
+            if !Self.importsNothingByDesign(target) {
+                result.unimported = target.dependencies.filter { dependency in
+                    modules(of: dependency).allSatisfy { !used.contains($0) }
+                        && !isBuiltRatherThanImported(dependency, targets: targetsByName)
+                }
             }
+            results.append(result)
         }
-        return found
+        return results
     }
 
     /// The modules `target` may import: its target dependencies and the modules of its products.
@@ -66,7 +104,12 @@ extension Linter {
     private func modules(of dependency: DescribedPackage.Dependency) -> [String] {
         switch dependency.kind {
         case .target: [dependency.name]
-        case .product(let package): productModules["\(package ?? "")/\(dependency.name)"] ?? [dependency.name]
+        case .product(let package?):
+            productModules["\(package.lowercased())/\(dependency.name)"] ?? [dependency.name]
+        case .product(nil):
+            // Named without its package: the first package that has a product of that name.
+            productModules.keys.sorted().first { $0.hasSuffix("/\(dependency.name)") }
+                .flatMap { productModules[$0] } ?? [dependency.name]
         }
     }
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The modules inside other packages' products: swift-collections' `Collections` product holds
+/// `DequeModule`, `OrderedCollections` and more, so a target that declares `Collections` may
+/// import any of them.
+///
+/// Read from the checkouts SwiftPM already made (`.build/workspace-state.json`), never by
+/// resolving: lint stays offline. Each package's manifest is read once per revision and kept in
+/// `.build/ribcage/products/`.
+package enum DependencyProducts {
+    /// A dependency SwiftPM has checked out or points at.
+    package struct Checkout: Sendable, Equatable {
+        /// The package's identity, e.g. `swift-collections`.
+        package var identity: String
+        /// Its folder.
+        package var folder: URL
+        /// What identifies this state of it: a revision, or the manifest's modification time.
+        package var revision: String
+    }
+
+    /// Every product's modules, keyed `identity/product` (identities are lowercase, as SwiftPM
+    /// makes them), for the packages `identities` names
+    /// (every checked-out package when `nil`). A package that is not checked out, or whose
+    /// manifest cannot be read, is left out: its products count as the module of their name.
+    package static func modules(root: URL, identities: Set<String>?) async -> [String: [String]] {
+        let wanted = checkouts(root: root).filter { identities?.contains($0.identity) ?? true }
+        return await withTaskGroup(of: [String: [String]].self) { group in
+            for checkout in wanted {
+                group.addTask { await products(of: checkout, root: root) }
+            }
+            var all: [String: [String]] = [:]
+            for await products in group { all.merge(products) { first, _ in first } }
+            return all
+        }
+    }
+
+    /// The dependencies recorded in `.build/workspace-state.json`, with their folders.
+    package static func checkouts(root: URL) -> [Checkout] {
+        let stateFile = root.appendingPathComponent(".build/workspace-state.json")
+        guard let data = try? Data(contentsOf: stateFile),
+            let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let object = document["object"] as? [String: Any],
+            let dependencies = object["dependencies"] as? [[String: Any]]
+        else { return [] }
+        return dependencies.compactMap { dependency in
+            guard let reference = dependency["packageRef"] as? [String: Any],
+                let identity = reference["identity"] as? String
+            else { return nil }
+            let state = dependency["state"] as? [String: Any]
+            let checkoutState = state?["checkoutState"] as? [String: Any]
+            if let subpath = dependency["subpath"] as? String,
+                let revision = checkoutState?["revision"] as? String
+            {
+                let folder = root.appendingPathComponent(".build/checkouts/\(subpath)")
+                return Checkout(identity: identity, folder: folder, revision: revision)
+            }
+            // A local (`path:`) or edited package: its folder, stamped by its manifest's date.
+            guard let location = reference["location"] as? String, location.hasPrefix("/") else { return nil }
+            let folder = URL(fileURLWithPath: location)
+            let manifest = folder.appendingPathComponent("Package.swift")
+            let date =
+                (try? FileManager.default.attributesOfItem(atPath: manifest.path))?[.modificationDate]
+                as? Date
+            return Checkout(
+                identity: identity, folder: folder, revision: "mtime-\(date?.timeIntervalSince1970 ?? 0)")
+        }
+    }
+
+    private static func products(of checkout: Checkout, root: URL) async -> [String: [String]] {
+        let cacheFile = root.appendingPathComponent(
+            ".build/ribcage/products/\(checkout.identity)-\(checkout.revision).json")
+        if let data = try? Data(contentsOf: cacheFile),
+            let cached = try? JSONDecoder().decode([String: [String]].self, from: data)
+        {
+            return cached
+        }
+        guard let dump = try? await Shell.run("swift", ["package", "dump-package"], in: checkout.folder),
+            dump.succeeded, let manifest = try? ManifestDump(json: dump.standardOutput)
+        else { return [:] }
+        var products: [String: [String]] = [:]
+        for product in manifest.products {
+            products["\(checkout.identity)/\(product.name)"] = product.targets
+        }
+        try? FileManager.default.createDirectory(
+            at: cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? JSONEncoder().encode(products).write(to: cacheFile)
+        return products
+    }
+}
