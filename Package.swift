@@ -60,7 +60,9 @@ let modules: [Module] = [
         testDependencies: ["HTTPTestServer", "HeadlessUITesting"], testExclude: ["Snapshots"]),
     .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
-    .tool("RibcageTool", dependencies: [.argumentParser, .subprocess, .systemPackage]),
+    .tool(
+        "RibcageTool",
+        dependencies: [.argumentParser, .subprocess, .systemPackage, .swiftSyntax, .swiftParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
@@ -82,6 +84,7 @@ let externalPackages: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
 ]
 
 extension Target.Dependency {
@@ -90,6 +93,8 @@ extension Target.Dependency {
     static let log = Target.Dependency.product(name: "Logging", package: "swift-log")
     static let subprocess = Target.Dependency.product(name: "Subprocess", package: "swift-subprocess")
     static let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+    static let swiftSyntax = Target.Dependency.product(name: "SwiftSyntax", package: "swift-syntax")
+    static let swiftParser = Target.Dependency.product(name: "SwiftParser", package: "swift-syntax")
 }
 
 // MARK: - How a table row becomes targets

@@ -16,7 +16,10 @@ struct ScaffoldTests {
             .module("RIBs", layer: .core),
             .module("Layout", layer: .core, dependencies: [logging]),
             .module("HeadlessUI", layer: .core, dependencies: ["Layout", logging]),
-            .module("RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"]),
+            // Laid out as swift-format does once a row grows: the name on a line of its own.
+            .module(
+                "RIBsHeadlessUI", layer: .core,
+                dependencies: ["RIBs", "HeadlessUI"]),
         ]
 
         struct Module {
@@ -105,14 +108,13 @@ struct ScaffoldTests {
     }
 
     @Test(
-        "a RIB with a HeadlessUI view controller, a viewless child RIB with --parent, and a module build and pass their tests with no hand edits"
+        "a RIB with a HeadlessUI view controller, a viewless child RIB with --parent, and a module, scaffolded in a row with no commit between, build and pass their tests"
     )
     func scaffoldBuildsAndPasses() async throws {
         let folder = try await Self.workspace()
         let path = folder.url.path
         let sample = try await RibcageExecutableTests.ribcage(["new", "rib", "Sample", "--path", path])
         #expect(sample.succeeded, "\(sample.errorText)")
-        try await Self.commit(folder, "sample")
         let child = try await RibcageExecutableTests.ribcage([
             "new", "rib", "Child", "--viewless", "--parent", "Sample", "--path", path,
         ])
@@ -125,7 +127,6 @@ struct ScaffoldTests {
         #expect(
             sampleViewController.contains(
                 "final class SampleViewController: ViewController, SamplePresentable"))
-        try await Self.commit(folder, "child")
         let money = try await RibcageExecutableTests.ribcage([
             "new", "module", "Money", "--layer", "domain", "--path", path,
         ])
@@ -147,28 +148,61 @@ struct ScaffoldTests {
         #expect(lint.succeeded, "\(lint.outputText)")
     }
 
-    @Test("refuses a taken name, a bad name, a bad layer and a dirty manifest, with documented exit codes")
+    @Test("refuses bad and taken names, a bad layer and parent, with the documented exit codes")
     func refusals() async throws {
         let folder = try await Self.workspace()
         let path = folder.url.path
-        #expect(try await RibcageExecutableTests.ribcage(["new", "rib", "RIBs", "--path", path]).status == 5)
-        #expect(
-            try await RibcageExecutableTests.ribcage(["new", "rib", "lowercase", "--path", path]).status == 6)
-        #expect(
-            try await RibcageExecutableTests.ribcage([
-                "new", "module", "Thing", "--layer", "features", "--path", path,
-            ]).status == 6)
-        #expect(
-            try await RibcageExecutableTests.ribcage([
-                "new", "rib", "Orphan", "--parent", "Nope", "--path", path,
-            ])
-            .status == 6)
-        try folder.write(Self.manifest + "// an uncommitted edit\n", to: "Package.swift")
+        let cases: [([String], Int32, String)] = [
+            (["rib", "RIBs"], 5, "'RIBs' is already a target or product of this workspace"),
+            (["rib", "Foundation"], 5, "SDK"),
+            (["rib", "Testing"], 5, "SDK"),
+            (["rib", "Logging"], 5, "swift-log"),
+            (["rib", "Self"], 64, "Swift keyword"),
+            (["rib", "Any"], 64, "Swift keyword"),
+            (["rib", "lowercase"], 64, "UpperCamelCase"),
+            (["module", "Thing", "--layer", "features"], 64, "--layer"),
+            (["rib", "Orphan", "--parent", "Nope"], 6, "the parent 'Nope' is not a feature"),
+            (["rib", "Orphan", "--parent", "RIBs"], 6, "the parent 'RIBs' is not a feature"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try await RibcageExecutableTests.ribcage(["new"] + arguments + ["--path", path])
+            #expect(result.status == status, "\(arguments): \(result.errorText)")
+            #expect(result.errorText.contains(message), "\(arguments): \(result.errorText)")
+        }
+        let status = try await Shell.run("git", ["status", "--porcelain"], in: folder.url)
+        #expect(status.outputText.isEmpty, "a refusal writes nothing: \(status.outputText)")
+    }
+
+    @Test(
+        "refuses manifests with someone else's uncommitted changes unless --allow-dirty; its own never block")
+    func uncommittedChanges() async throws {
+        let folder = try await Self.workspace()
+        let path = folder.url.path
+        let first = try await RibcageExecutableTests.ribcage([
+            "new", "module", "First", "--layer", "core", "--path", path,
+        ])
+        #expect(first.succeeded, "\(first.errorText)")
+        let second = try await RibcageExecutableTests.ribcage([
+            "new", "module", "Second", "--layer", "core", "--path", path,
+        ])
+        #expect(second.succeeded, "the tool's own changes do not block: \(second.errorText)")
+
+        let manifest = try String(
+            contentsOf: folder.url.appendingPathComponent("Package.swift"), encoding: .utf8)
+        try folder.write(manifest + "// an edit of mine\n", to: "Package.swift")
         let dirty = try await RibcageExecutableTests.ribcage(["new", "rib", "Fresh", "--path", path])
         #expect(dirty.status == 6)
-        #expect(dirty.errorText.contains("uncommitted changes"))
+        #expect(dirty.errorText.contains("Package.swift has uncommitted changes that ribcage did not make"))
         #expect(
             !FileManager.default.fileExists(
                 atPath: folder.url.appendingPathComponent("Modules/Features/Fresh").path))
+        let allowed = try await RibcageExecutableTests.ribcage([
+            "new", "rib", "Fresh", "--allow-dirty", "--path", path,
+        ])
+        #expect(allowed.succeeded, "\(allowed.errorText)")
+        let edited = try String(
+            contentsOf: folder.url.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(edited.contains("// an edit of mine"), "the person's edit is kept")
+        #expect(edited.contains(#".feature("Fresh""#))
     }
 }

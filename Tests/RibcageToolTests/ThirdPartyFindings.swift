@@ -24,13 +24,13 @@ enum ThirdPartyFindings {
 
     /// `swift-nio`.
     static let nio = """
-        Package.swift:46: warning: 'NIOCore' declares 'CNIODarwin' but never imports it [redundant-dependency]
-        Package.swift:50: warning: '_NIOConcurrency' declares 'NIO' but never imports it [redundant-dependency]
-        Package.swift:51: warning: 'NIOTLS' declares 'NIO' but never imports it [redundant-dependency]
-        Package.swift:52: warning: 'NIOHTTP1' declares 'NIO' but never imports it [redundant-dependency]
-        Package.swift:52: warning: 'NIOHTTP1' declares 'NIOConcurrencyHelpers' but never imports it [redundant-dependency]
-        Package.swift:55: warning: 'NIOFoundationCompat' declares 'NIO' but never imports it [redundant-dependency]
-        Package.swift:56: warning: 'NIOWebSocket' declares 'NIO' but never imports it [redundant-dependency]
+        Package.swift:65: warning: 'NIOCore' declares 'CNIODarwin' but never imports it [redundant-dependency]
+        Package.swift:127: warning: '_NIOConcurrency' declares 'NIO' but never imports it [redundant-dependency]
+        Package.swift:142: warning: 'NIOFoundationCompat' declares 'NIO' but never imports it [redundant-dependency]
+        Package.swift:205: warning: 'NIOHTTP1' declares 'NIO' but never imports it [redundant-dependency]
+        Package.swift:205: warning: 'NIOHTTP1' declares 'NIOConcurrencyHelpers' but never imports it [redundant-dependency]
+        Package.swift:216: warning: 'NIOWebSocket' declares 'NIO' but never imports it [redundant-dependency]
+        Package.swift:234: warning: 'NIOTLS' declares 'NIO' but never imports it [redundant-dependency]
         Package.swift:335: warning: 'NIOEchoServer' declares 'NIOConcurrencyHelpers' but never imports it [redundant-dependency]
         Package.swift:345: warning: 'NIOEchoClient' declares 'NIOConcurrencyHelpers' but never imports it [redundant-dependency]
         Package.swift:355: warning: 'NIOHTTP1Server' declares 'NIOConcurrencyHelpers' but never imports it [redundant-dependency]
@@ -111,8 +111,8 @@ enum ThirdPartyFindings {
 
     /// `hummingbird`.
     static let hummingbird = """
-        Package.swift:32: warning: 'HummingbirdCore' declares 'AsyncAlgorithms' but never imports it [redundant-dependency]
-        Package.swift:35: warning: 'HummingbirdRouter' declares 'Logging' but never imports it [redundant-dependency]
+        Package.swift:65: warning: 'HummingbirdCore' declares 'AsyncAlgorithms' but never imports it [redundant-dependency]
+        Package.swift:106: warning: 'HummingbirdRouter' declares 'Logging' but never imports it [redundant-dependency]
         Package.swift:186: warning: 'HummingbirdCoreTests' declares 'AsyncHTTPClient' but never imports it [redundant-dependency]
         Sources/Hummingbird/Application.swift:12: error: 'Hummingbird' imports 'NIOHTTP1', which is not one of its declared dependencies [implicit-import]
         Sources/Hummingbird/Application.swift:13: error: 'Hummingbird' imports 'NIOHTTPTypes', which is not one of its declared dependencies [implicit-import]

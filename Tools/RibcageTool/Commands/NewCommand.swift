@@ -4,77 +4,81 @@ import Foundation
 /// `ribcage new`: scaffolds a feature RIB or a plain module, registered in Package.swift and
 /// Project.swift.md, with a test target whose starter tests pass.
 struct NewCommand: AsyncParsableCommand {
-    /// The subcommand's name, help and kinds.
-    package static let configuration = CommandConfiguration(
-        commandName: "new", abstract: "Scaffold a feature RIB or a module.",
-        subcommands: [RIB.self, PlainModule.self])
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Scaffold a feature RIB or a module in a workspace laid out like Ribcage's.",
+        discussion: """
+            The workspace's Package.swift lists its modules in a `let modules: [Module] = [ … ]` \
+            table of `.module`, `.feature`, `.app` and `.tool` rows, and Project.swift.md describes \
+            the same table; both are edited. Package.swift is edited through a real parse, so any \
+            layout works, and is formatted afterwards if it was formatted before.
 
-    /// Creates the command; ArgumentParser calls this.
-    package init() {}
+            Refuses a name that cannot name a module (exit 64) or that is taken by the workspace, a \
+            dependency's product or an SDK module such as Foundation (exit 5), and refuses to edit \
+            manifests with uncommitted changes that ribcage did not make itself (exit 6) unless \
+            --allow-dirty is given: several scaffolds in a row need no commit in between.
+            """,
+        subcommands: [RIB.self, PlainModule.self])
 
     /// `ribcage new rib NAME [--viewless] [--parent PARENT]`.
     struct RIB: AsyncParsableCommand {
-        /// The kind's name and help.
-        package static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(
             commandName: "rib", abstract: "A feature RIB under Modules/Features, with its test target.")
 
-        /// The RIB's name.
-        @Argument(help: "The RIB's name, UpperCamelCase, e.g. AddTodo.") package var name: String
-        /// No view controller.
-        @Flag(help: "Scaffold a RIB without a view.") package var viewless = false
-        /// The parent feature.
-        @Option(help: "The parent feature RIB, whose component will satisfy the new dependency.")
+        @Argument(help: "The RIB's name, UpperCamelCase, e.g. Settings.")
+        var name: String
+
+        @Flag(help: "Scaffold a RIB without a view.")
+        var viewless = false
+
+        @Option(
+            help: "The parent feature RIB, whose component will satisfy the new RIB's dependency.",
+            completion: .custom(Completions.features))
         var parent: String?
-        /// The workspace.
-        @Option(help: "The workspace folder (default: the current folder or the nearest one above it).")
-        package var path: String?
 
-        /// Creates the command; ArgumentParser calls this.
-        package init() {}
+        @Flag(help: "Edit Package.swift and Project.swift.md even with uncommitted changes of your own.")
+        var allowDirty = false
 
-        /// Runs the command.
+        @OptionGroup var package: PackageOptions
+
         func run() async throws {
-            try await NewCommand.reportingErrors {
-                let root = try PackageLocator.root(fromPath: path)
-                return try await Scaffolder(root: root).newRIB(
-                    named: name, viewless: viewless, parent: parent)
+            try await NewCommand.reportingCreated {
+                try await Scaffolder(root: try package.root(), allowDirty: allowDirty)
+                    .newRIB(named: name, viewless: viewless, parent: parent)
             }
         }
     }
 
     /// `ribcage new module NAME --layer core|domain|data`.
     struct PlainModule: AsyncParsableCommand {
-        /// The kind's name and help.
-        package static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(
             commandName: "module", abstract: "A plain module under Modules, with its test target.")
 
-        /// The module's name.
-        @Argument(help: "The module's name, UpperCamelCase.") package var name: String
-        /// Its layer.
-        @Option(help: "core, domain or data.") package var layer: String
-        /// The workspace.
-        @Option(help: "The workspace folder (default: the current folder or the nearest one above it).")
-        package var path: String?
+        @Argument(help: "The module's name, UpperCamelCase.")
+        var name: String
 
-        /// Creates the command; ArgumentParser calls this.
-        package init() {}
+        @Option(help: "The module's layer.")
+        var layer: Scaffolder.Layer
 
-        /// Runs the command.
+        @Flag(help: "Edit Package.swift and Project.swift.md even with uncommitted changes of your own.")
+        var allowDirty = false
+
+        @OptionGroup var package: PackageOptions
+
         func run() async throws {
-            try await NewCommand.reportingErrors {
-                let root = try PackageLocator.root(fromPath: path)
-                return try await Scaffolder(root: root).newModule(named: name, layer: layer)
+            try await NewCommand.reportingCreated {
+                try await Scaffolder(root: try package.root(), allowDirty: allowDirty)
+                    .newModule(named: name, layer: layer)
             }
         }
     }
 
-    static func reportingErrors(_ body: () async throws -> [String]) async throws {
-        do {
+    static func reportingCreated(_ body: () async throws -> [String]) async throws {
+        try await RibcageError.reported {
             for file in try await body() { print("created \(file)") }
             print("registered in Package.swift and Project.swift.md")
-        } catch let error as RibcageError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(error.exitCode)
         }
     }
 }
+
+extension Scaffolder.Layer: ExpressibleByArgument {}

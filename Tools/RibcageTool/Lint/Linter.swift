@@ -99,13 +99,22 @@ package struct Linter: Sendable {
         return found
     }
 
-    /// The line of Package.swift that names `target`, or 1 when the manifest builds its names
-    /// in code.
+    /// The line of Package.swift that declares `target`, or 1 when the manifest builds its names
+    /// in code: a `.target(name: "X"` call first, then any `name: "X"` that is not a product's,
+    /// then a `("X"` or a line that starts with `"X"` (a Ribcage-style modules table).
     func manifestLine(of target: String) -> Int {
-        var number = 1
-        for line in manifestText.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.contains("name: \"\(target)\"") || line.contains("(\"\(target)\"") { return number }
-            number += 1
+        let lines = manifestText.split(separator: "\n", omittingEmptySubsequences: false)
+        let quoted = "\"\(target)\""
+        let tests: [(Substring) -> Bool] = [
+            {
+                $0.contains("arget(name: \(quoted)") || $0.contains("macro(name: \(quoted)")
+                    || $0.contains("plugin(name: \(quoted)")
+            },
+            { $0.contains("name: \(quoted)") && !$0.contains(".library(") && !$0.contains(".executable(") },
+            { $0.contains("(\(quoted)") || $0.trimmingCharacters(in: .whitespaces).hasPrefix(quoted) },
+        ]
+        for test in tests {
+            if let index = lines.firstIndex(where: test) { return index + 1 }
         }
         return 1
     }

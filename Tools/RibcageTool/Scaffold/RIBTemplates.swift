@@ -19,28 +19,28 @@ enum RIBTemplates {
             import RIBs
 
             /// What \(name) needs from its parent. The parent's component conforms to it.
-            package protocol \(name)Dependency: Dependency {}
+            public protocol \(name)Dependency: Dependency {}
 
             /// \(name)'s dependency-injection scope: what \(name) and its children share.
-            package final class \(name)Component: Component<any \(name)Dependency> {}
+            public final class \(name)Component: Component<any \(name)Dependency> {}
 
             /// Builds the \(name) RIB.
             @MainActor
-            package protocol \(name)Buildable: Buildable {
+            public protocol \(name)Buildable: Buildable {
                 /// Builds the RIB; `listener` hears what \(name) reports to its parent.
                 func build(withListener listener: any \(name)Listener) -> any \(name)Routing
             }
 
             /// Builds the \(name) RIB from its parent's dependency.
             @MainActor
-            package final class \(name)Builder: Builder<any \(name)Dependency>, \(name)Buildable {
+            public final class \(name)Builder: Builder<any \(name)Dependency>, \(name)Buildable {
                 /// Creates the builder over the parent's dependency.
-                package override init(dependency: any \(name)Dependency) {
+                public override init(dependency: any \(name)Dependency) {
                     super.init(dependency: dependency)
                 }
 
                 /// Builds the component, interactor\(viewless ? "" : ", view controller") and router, and wires them.
-                package func build(withListener listener: any \(name)Listener) -> any \(name)Routing {
+                public func build(withListener listener: any \(name)Listener) -> any \(name)Routing {
                     _ = \(name)Component(dependency: dependency)
             \(make)
                 }
@@ -79,11 +79,11 @@ enum RIBTemplates {
 
             /// What the router of \(name) offers its interactor.
             @MainActor
-            package protocol \(name)Routing: \(viewless ? "Routing" : "ViewableRouting") {}
+            public protocol \(name)Routing: \(viewless ? "Routing" : "ViewableRouting") {}
             \(presentable)
             /// What \(name) reports to its parent.
             @MainActor
-            package protocol \(name)Listener: AnyObject {}
+            public protocol \(name)Listener: AnyObject {}
 
             /// \(name)'s business logic.
             @MainActor
@@ -189,8 +189,11 @@ enum RIBTemplates {
                     super.viewDidLoad()
                     title = "\(name)"
                     view.addSubview(titleLabel)
-                    try? titleLabel.ndl.makeConstraints { make in
-                        make.top.leading.equalToSuperview().inset(1)
+                    // makeLayout reports constraints Layout refuses as a UI misuse, not silently.
+                    makeLayout {
+                        _ = try titleLabel.ndl.makeConstraints { make in
+                            make.top.leading.equalToSuperview().inset(1)
+                        }
                     }
                 }
             }

@@ -1,14 +1,26 @@
 import Foundation
 
 /// Writes new modules into a workspace laid out like Ribcage's: a `modules` table in
-/// Package.swift and a Modules table in Project.swift.md.
+/// Package.swift (edited through a real parse, see ``ModulesTable``) and a Modules table in
+/// Project.swift.md.
 package struct Scaffolder: Sendable {
+    /// The layers a plain module may live in.
+    package enum Layer: String, CaseIterable, Sendable {
+        case core, domain, data
+
+        /// The layer's name in Project.swift.md.
+        var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    }
+
     /// The workspace root.
     package var root: URL
+    /// Edit even when the manifests have uncommitted changes the tool did not make.
+    package var allowDirty: Bool
 
     /// Creates a scaffolder for the workspace at `root`.
-    package init(root: URL) {
+    package init(root: URL, allowDirty: Bool = false) {
         self.root = root
+        self.allowDirty = allowDirty
     }
 
     /// Scaffolds a feature RIB `name` under `Modules/Features/<name>`, with its test target.
@@ -19,25 +31,26 @@ package struct Scaffolder: Sendable {
     ///
     /// - Returns: The files written, relative to the root.
     package func newRIB(named name: String, viewless: Bool, parent: String?) async throws -> [String] {
-        try validate(name)
-        var package = try await editablePackageManifest()
-        var project = try String(contentsOf: root.appendingPathComponent("Project.swift.md"), encoding: .utf8)
+        var (table, project) = try await prepare(name)
         if let parent {
-            guard package.contains(".feature(\"\(parent)\"") else {
-                throw RibcageError.scaffoldRefused("the parent '\(parent)' is not a feature in Package.swift")
+            guard table.row(named: parent)?.kind == "feature" else {
+                let features = table.rows.filter { $0.kind == "feature" }.map(\.name)
+                throw RibcageError.scaffoldRefused(
+                    "the parent '\(parent)' is not a feature in Package.swift (features: "
+                        + (features.isEmpty ? "none" : features.joined(separator: ", ")) + ")")
             }
         }
         // A RIB with a view gets a HeadlessUI view controller where the workspace has the adapter.
-        let headlessUI = !viewless && package.contains(".module(\"RIBsHeadlessUI\"")
+        let headlessUI = !viewless && table.row(named: "RIBsHeadlessUI") != nil
         let dependencies = headlessUI ? ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"] : ["RIBs"]
         let quoted = dependencies.map { "\"\($0)\"" }.joined(separator: ", ")
-        package = try appendingModuleLine(
-            "    .feature(\"\(name)\", dependencies: [\(quoted)], testDependencies: [\"RIBs\"]),", to: package
-        )
-        project = try appendingRow(
+        try table.append(
+            row: ".feature(\"\(name)\", dependencies: [\(quoted)], testDependencies: [\"RIBs\"])",
+            kind: "feature")
+        project = try ProjectTables.appendingRow(
             "| \(name) | Modules/Features/\(name) | Features | library | \(dependencies.joined(separator: ", ")) "
                 + "| \(name)Tests |",
-            toTable: "Modules", in: project)
+            toTable: "Modules", afterRowsWhere: { $0.contains("| Features |") }, in: project)
 
         let folder = "Modules/Features/\(name)"
         var files: [(String, String)] = [
@@ -56,11 +69,11 @@ package struct Scaffolder: Sendable {
                     RIBTemplates.viewController(name, headlessUI: headlessUI)
                 ))
         }
-
         if let parent {
-            package = try addingDependency(name, toFeature: parent, in: package)
-            project = try addingDependency(name, toModuleRow: parent, in: project)
-            project = try appendingRow("| \(parent) | \(name) |", toTable: "Feature edges", in: project)
+            try table.addDependency("\"\(name)\"", toRow: parent)
+            project = try ProjectTables.addingDependency(name, toModuleRow: parent, in: project)
+            project = try ProjectTables.appendingRow(
+                "| \(parent) | \(name) |", toTable: "Feature edges", in: project)
             files.append(
                 (
                     "Modules/Features/\(parent)/\(parent)Component+\(name).swift",
@@ -73,32 +86,25 @@ package struct Scaffolder: Sendable {
                     """
                 ))
         }
-        try await write(files, package: package, project: project)
+        try await write(files, package: table.source, project: project)
         return files.map(\.0)
     }
 
-    /// Scaffolds a plain module `name` in `layer` (core, domain or data) with its test target.
-    package func newModule(named name: String, layer: String) async throws -> [String] {
-        try validate(name)
-        let layerName = layer.prefix(1).uppercased() + layer.dropFirst().lowercased()
-        guard ["Core", "Domain", "Data"].contains(layerName) else {
-            throw RibcageError.scaffoldRefused("--layer must be core, domain or data, not '\(layer)'")
-        }
-        var package = try await editablePackageManifest()
-        var project = try String(contentsOf: root.appendingPathComponent("Project.swift.md"), encoding: .utf8)
-        package = try appendingModuleLine(
-            "    .module(\"\(name)\", layer: .\(layerName.lowercased())),", to: package)
-        project = try appendingRow(
-            "| \(name) | Modules/\(name) | \(layerName) | library | — | \(name)Tests |", toTable: "Modules",
-            in: project)
+    /// Scaffolds a plain module `name` in `layer`, with its test target.
+    package func newModule(named name: String, layer: Layer) async throws -> [String] {
+        var (table, project) = try await prepare(name)
+        try table.append(row: ".module(\"\(name)\", layer: .\(layer.rawValue))", kind: "module")
+        project = try ProjectTables.appendingRow(
+            "| \(name) | Modules/\(name) | \(layer.title) | library | — | \(name)Tests |", toTable: "Modules",
+            afterRowsWhere: { $0.contains("| \(layer.title) ") }, in: project)
         let files = [
             (
                 "Modules/\(name)/\(name).swift",
                 """
                 /// The \(name) module.
-                package enum \(name) {
+                public enum \(name) {
                     /// The module's name, to prove the module links.
-                    package static let name = "\(name)"
+                    public static let name = "\(name)"
                 }
 
                 """
@@ -121,118 +127,65 @@ package struct Scaffolder: Sendable {
                 """
             ),
         ]
-        try await write(files, package: package, project: project)
+        try await write(files, package: table.source, project: project)
         return files.map(\.0)
     }
 
-    // MARK: Editing
+    // MARK: Steps
 
-    private func validate(_ name: String) throws {
-        guard let first = name.first, first.isUppercase, name.allSatisfy({ $0.isLetter || $0.isNumber }),
-            name.allSatisfy(\.isASCII)
-        else {
+    /// Reads both manifests, refusing when they cannot be edited safely or `name` cannot be used.
+    private func prepare(_ name: String) async throws -> (ModulesTable, project: String) {
+        let table = try ModulesTable(source: try read("Package.swift"))
+        let project = try read("Project.swift.md")
+        let foreign = try await ManifestChanges(root: root).foreignChanges()
+        if !foreign.isEmpty && !allowDirty {
             throw RibcageError.scaffoldRefused(
-                "'\(name)' is not an UpperCamelCase name of letters and digits")
+                "\(foreign.joined(separator: " and ")) \(foreign.count == 1 ? "has" : "have") uncommitted changes "
+                    + "that ribcage did not make; commit or stash them, or pass --allow-dirty")
         }
-        let manifest =
-            (try? String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
-        let taken = ["Modules/\(name)", "Modules/Features/\(name)", "Tests/\(name)Tests"].contains {
+        try ModuleName.validate(name, against: try await takenNames(table: table))
+        let folders = ["Modules/\(name)", "Modules/Features/\(name)", "Tests/\(name)Tests"]
+        if let existing = folders.first(where: {
             FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path)
+        }) {
+            throw RibcageError.scaffoldExists(name, takenBy: "a folder of this workspace (\(existing))")
         }
-        if taken || manifest.contains("\"\(name)\"") {
-            throw RibcageError.scaffoldExists(name, takenBy: "a module of this workspace")
-        }
+        return (table, project)
     }
 
-    /// Package.swift's text, if it can be edited safely: no uncommitted changes (when in git),
-    /// and exactly one `modules` table.
-    private func editablePackageManifest() async throws -> String {
-        let file = root.appendingPathComponent("Package.swift")
-        let text = try String(contentsOf: file, encoding: .utf8)
-        if Shell.isOnPath("git"),
-            let inside = try? await Shell.run("git", ["rev-parse", "--is-inside-work-tree"], in: root),
-            inside.succeeded,
-            let status = try? await Shell.run(
-                "git", ["status", "--porcelain", "--", "Package.swift", "Project.swift.md"], in: root),
-            !status.outputText.isEmpty
-        {
-            throw RibcageError.scaffoldRefused(
-                "Package.swift or Project.swift.md has uncommitted changes; commit or stash them first")
+    /// The names a new module must avoid: the workspace's targets and products, its
+    /// dependencies' products and their modules, and the SDKs' modules.
+    private func takenNames(table: ModulesTable) async throws -> ModuleName.TakenNames {
+        let package = try await PackageLoader.load(packageAt: root)
+        var workspace = Set(package.targets.map(\.name)).union(package.products.map(\.name))
+        workspace.formUnion(table.rows.map(\.name))
+        var dependencyProducts: [String: String] = [:]
+        for target in package.targets {
+            for dependency in target.dependencies where dependency.kind != .target {
+                dependencyProducts[dependency.name] = dependency.package ?? "a dependency"
+            }
         }
-        guard text.components(separatedBy: "let modules: [Module] = [").count == 2 else {
-            throw RibcageError.scaffoldRefused(
-                "Package.swift has no single `let modules: [Module] = [` table to add to")
+        for (key, modules) in await DependencyProducts.modules(root: root, identities: nil) {
+            let identity = String(key.prefix { $0 != "/" })
+            dependencyProducts[String(key.dropFirst(identity.count + 1))] = identity
+            for module in modules { dependencyProducts[module] = identity }
         }
-        return text
+        let sdk = Toolchain.current().modules.union(PlatformModules.otherPlatforms).union(["Swift"])
+        return ModuleName.TakenNames(workspace: workspace, dependencyProducts: dependencyProducts, sdk: sdk)
     }
 
-    private func appendingModuleLine(_ line: String, to text: String) throws -> String {
-        var lines = text.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(where: { $0.hasPrefix("let modules: [Module] = [") }),
-            let end = lines[start...].firstIndex(where: { $0 == "]" })
-        else {
-            throw RibcageError.scaffoldRefused("Package.swift's modules table does not end with a `]` line")
+    private func read(_ file: String) throws -> String {
+        let url = root.appendingPathComponent(file)
+        do {
+            return try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw RibcageError.scaffoldRefused("cannot read \(file) (\(error.localizedDescription))")
         }
-        lines.insert(line, at: end)
-        return lines.joined(separator: "\n")
-    }
-
-    private func addingDependency(_ name: String, toFeature parent: String, in text: String) throws -> String
-    {
-        var lines = text.components(separatedBy: "\n")
-        guard let index = lines.firstIndex(where: { $0.contains(".feature(\"\(parent)\"") }),
-            let open = lines[index].range(of: "dependencies: [")
-        else {
-            throw RibcageError.scaffoldRefused(
-                "the line of '\(parent)' in Package.swift has no `dependencies: [` to add to")
-        }
-        lines[index].insert(contentsOf: "\"\(name)\", ", at: open.upperBound)
-        return lines.joined(separator: "\n")
-    }
-
-    private func addingDependency(_ name: String, toModuleRow module: String, in text: String) throws
-        -> String
-    {
-        var lines = text.components(separatedBy: "\n")
-        guard
-            let index = lines.firstIndex(where: {
-                $0.hasPrefix("| \(module) ") || $0.hasPrefix("| \(module)|")
-            })
-        else {
-            throw RibcageError.scaffoldRefused("Project.swift.md has no row for '\(module)'")
-        }
-        var cells = lines[index].components(separatedBy: "|")
-        guard cells.count >= 7 else {
-            throw RibcageError.scaffoldRefused("the row of '\(module)' is not a Modules row")
-        }
-        let current = cells[5].trimmingCharacters(in: .whitespaces)
-        cells[5] = " " + (current == "—" || current.isEmpty ? name : "\(current), \(name)") + " "
-        lines[index] = cells.joined(separator: "|")
-        return lines.joined(separator: "\n")
-    }
-
-    private func appendingRow(_ row: String, toTable table: String, in text: String) throws -> String {
-        var lines = text.components(separatedBy: "\n")
-        guard
-            let heading = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "## \(table)" }
-            )
-        else {
-            throw RibcageError.scaffoldRefused("Project.swift.md has no `## \(table)` section")
-        }
-        var last: Int?
-        var index = heading + 1
-        while index < lines.count, !lines[index].hasPrefix("## ") {
-            if lines[index].hasPrefix("|") { last = index }
-            index += 1
-        }
-        guard let last else {
-            throw RibcageError.scaffoldRefused("the \(table) section of Project.swift.md has no table")
-        }
-        lines.insert(row, at: last + 1)
-        return lines.joined(separator: "\n")
     }
 
     private func write(_ files: [(String, String)], package: String, project: String) async throws {
+        // Keep Package.swift as tidy as it was: format it after the edit only if it was formatted before.
+        let formatted = await isFormatted("Package.swift")
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(
@@ -241,7 +194,19 @@ package struct Scaffolder: Sendable {
         }
         try Data(package.utf8).write(to: root.appendingPathComponent("Package.swift"))
         try Data(project.utf8).write(to: root.appendingPathComponent("Project.swift.md"))
-        // Lay the new files out the way the workspace's .swift-format wants them.
-        _ = try? await Shell.run("swift", ["format", "format", "--in-place"] + files.map(\.0), in: root)
+        let toFormat = files.map(\.0) + (formatted ? ["Package.swift"] : [])
+        if Shell.isOnPath("swift") {
+            // Lay the new files out the way the workspace's .swift-format wants them; a formatter
+            // that fails leaves them as written, which compiles all the same.
+            _ = try? await Shell.run("swift", ["format", "format", "--in-place"] + toFormat, in: root)
+        }
+        try ManifestChanges(root: root).record()
+    }
+
+    private func isFormatted(_ file: String) async -> Bool {
+        guard let lint = try? await Shell.run("swift", ["format", "lint", "--strict", file], in: root) else {
+            return false
+        }
+        return lint.succeeded && lint.errorText.isEmpty
     }
 }
