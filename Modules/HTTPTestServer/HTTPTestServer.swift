@@ -6,8 +6,9 @@ import Synchronization
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests and benchmarks: real sockets, keep-alive, and
-/// scripted misbehaviour (slow answers, bodies cut short, redirects) that a well-behaved server
-/// library makes hard to produce.
+/// scripted misbehaviour that a well-behaved server library makes hard to produce: late and
+/// dripping answers, bodies cut short, resets, broken chunking, malformed heads, compressed
+/// bodies, redirects (see ``HTTPTestReply``).
 ///
 /// ```swift
 /// let server = try HTTPTestServer { request in
@@ -18,14 +19,18 @@ import Synchronization
 /// ```
 ///
 /// Each connection is served on its own thread; handlers run there, so they may block (a
-/// `.delayed` reply sleeps that connection only).
+/// `.delayed` reply waits on that connection only, and stops waiting when the client goes away
+/// or the server stops).
 public final class HTTPTestServer: Sendable {
     /// The port the server listens on.
     public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (HTTPTestRequest) -> HTTPTestReply
-    private let state = Mutex<(running: Bool, connections: Set<Int32>, requests: Int, accepted: Int)>(
-        (true, [], 0, 0))
+    /// Written once by ``stop()``: every connection's wait polls its read end.
+    private let stopPipe: (read: Int32, write: Int32)
+    private let state = Mutex<
+        (running: Bool, connections: Set<Int32>, requests: Int, accepted: Int, abandoned: Int)
+    >((true, [], 0, 0, 0))
 
     /// Starts a server on a free loopback port.
     ///
@@ -53,6 +58,12 @@ public final class HTTPTestServer: Sendable {
         withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(socket, $0, &length) }
         }
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            close(socket)
+            throw HTTPTestServerError.socket(errno)
+        }
+        stopPipe = (pipeEnds[0], pipeEnds[1])
         listener = socket
         port = UInt16(bigEndian: address.sin_port)
         let thread = Thread { [self] in acceptLoop() }
@@ -75,6 +86,10 @@ public final class HTTPTestServer: Sendable {
     /// The number of requests answered (or started) so far.
     public var requestCount: Int { state.withLock { $0.requests } }
 
+    /// The number of answers not finished because the client went away (during a delay, a drip
+    /// or a write): how a test sees that a cancelled request really closed its connection.
+    public var abandonedReplies: Int { state.withLock { $0.abandoned } }
+
     /// Stops listening and closes every open connection.
     public func stop() {
         let (wasRunning, connections) = state.withLock { state -> (Bool, Set<Int32>) in
@@ -88,11 +103,16 @@ public final class HTTPTestServer: Sendable {
         guard wasRunning else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+        var byte: UInt8 = 1
+        _ = Glibc.write(stopPipe.write, &byte, 1)
         for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     deinit {
         stop()
+        // Connection threads still waiting hold `self`, so none is left polling the pipe here.
+        close(stopPipe.read)
+        close(stopPipe.write)
     }
 
     private func acceptLoop() {
@@ -120,17 +140,24 @@ public final class HTTPTestServer: Sendable {
         }
     }
 
-    private func serve(_ connection: Int32) {
+    private func serve(_ socket: Int32) {
+        let connection = HTTPTestConnection(socket: socket, stopSignal: stopPipe.read)
+        var next = HTTPTestConnection.Next.close
         defer {
-            state.withLock { _ = $0.connections.remove(connection) }
-            close(connection)
+            state.withLock { _ = $0.connections.remove(socket) }
+            if next == .reset { connection.prepareReset() }
+            close(socket)
         }
-        var reader = SocketReader(socket: connection)
+        var reader = SocketReader(socket: socket)
         while let request = reader.readRequest() {
             state.withLock { $0.requests += 1 }
-            let reply = handler(request)
-            guard reply.write(to: connection, for: request) else { return }
-            if request.header("Connection")?.lowercased() == "close" { return }
+            guard let outcome = connection.answer(handler(request), to: request) else {
+                state.withLock { $0.abandoned += 1 }
+                next = .close
+                return
+            }
+            next = outcome
+            if outcome != .keepOpen { return }
         }
     }
 }
