@@ -30,6 +30,28 @@ struct RequestBuildingTests {
                 == "https://dog.ceo/api/breed/shiba%20inu")
     }
 
+    @Test(
+        "percent-encodes a query written in the path, keeping escapes it already has",
+        arguments: [
+            ("x?q=a b", "q=a%20b"), ("x?q=ü", "q=%C3%BC"), ("x?q=a|b", "q=a%7Cb"),
+            (#"x?q="x""#, "q=%22x%22"), ("x?q=%zz", "q=%25zz"), ("x?q=%41%e2", "q=%41%e2"),
+            ("x?q=100%", "q=100%25"), ("x?a=1&b=c/d?e", "a=1&b=c/d?e"), ("x?q=#tag", "q=%23tag"),
+        ])
+    func encodesQueryInPath(path: String, query: String) throws {
+        let url = try TestTarget(baseURL: base, path: path).url()
+        #expect(url.absoluteString == "https://dog.ceo/api/x?\(query)")
+    }
+
+    @Test("percent-encodes the path, keeping escapes it already has")
+    func encodesPath() throws {
+        #expect(
+            try TestTarget(baseURL: base, path: "files/a%2Fb/ü [1]").url().absoluteString
+                == "https://dog.ceo/api/files/a%2Fb/%C3%BC%20%5B1%5D")
+        let root = try #require(URL(string: "https://dog.ceo"))
+        #expect(try TestTarget(baseURL: root, path: "").url().absoluteString == "https://dog.ceo/")
+        #expect(try TestTarget(baseURL: base, path: "").url().absoluteString == "https://dog.ceo/api")
+    }
+
     @Test("rejects a base URL without a scheme or host")
     func invalidURL() throws {
         let target = TestTarget(baseURL: try #require(URL(string: "just/a/path")), path: "x")

@@ -53,6 +53,20 @@ struct TransportConformanceTests {
         #expect(response.request.url?.query?.contains("q=cat") == true)
     }
 
+    @Test(
+        "sends a query written in the path percent-encoded, never crashing on it",
+        arguments: TransportKind.allCases)
+    func queryInPath(kind: TransportKind) async throws {
+        let server = try HTTPTestServer { request in
+            .text("\(request.rawQuery ?? "")\n\(request.queryValue("q") ?? "")")
+        }
+        defer { server.stop() }
+        let target = TestTarget(server, #"search?q=a b|ü"x"&r=%41%zz"#)
+        let answer = try await NetworkProvider<TestTarget>(transport: kind.transport).request(target)
+            .mapString()
+        #expect(answer == #"q=a%20b%7C%C3%BC%22x%22&r=%41%25zz"# + "\n" + #"a b|ü"x""#)
+    }
+
     @Test("POST with a JSON body, a form body, and multipart", arguments: TransportKind.allCases)
     func post(kind: TransportKind) async throws {
         let server = try Self.echoServer()

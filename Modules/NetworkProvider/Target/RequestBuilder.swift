@@ -6,35 +6,44 @@ import Foundation
 
 extension TargetType {
     /// The URL: `baseURL` joined with `path`, keeping any query in either.
+    ///
+    /// The path and its query are percent-encoded where they need it (``PercentEncoding``): a
+    /// space, `ü`, `|` or `"` becomes its escape and an escape already written is kept.
+    ///
+    /// - Throws: ``NetworkError/invalidURL(_:)`` when `baseURL` has no scheme or host.
     public func url() throws -> URL {
-        // Fast path (a third of the cost): no query on either side, so plain path appending
-        // cannot mangle one. URLComponents handles every other case.
-        if !path.contains("?"), baseURL.query == nil, baseURL.scheme != nil, baseURL.host != nil {
-            let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-            return trimmed.isEmpty ? baseURL : baseURL.appendingPathComponent(trimmed)
-        }
-        var pathPart = path
-        var pathQuery: String?
-        if let questionMark = path.firstIndex(of: "?") {
-            pathPart = String(path[..<questionMark])
-            pathQuery = String(path[path.index(after: questionMark)...])
-        }
-        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
-            components.scheme != nil, components.host != nil
-        else {
+        guard baseURL.scheme != nil, baseURL.host != nil else {
             throw NetworkError.invalidURL(baseURL.absoluteString + path)
         }
-        let base =
-            components.percentEncodedPath.hasSuffix("/")
-            ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
-        let tail = pathPart.hasPrefix("/") ? String(pathPart.dropFirst()) : pathPart
-        let encodedTail = tail.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? tail
-        components.percentEncodedPath = tail.isEmpty ? (base.isEmpty ? "/" : base) : "\(base)/\(encodedTail)"
-        if let pathQuery, !pathQuery.isEmpty {
-            let existing = components.percentEncodedQuery.map { "\($0)&" } ?? ""
-            components.percentEncodedQuery = existing + pathQuery
+        // Built as text: the base as it is, then the encoded path and query. URLComponents'
+        // setters stop the process on text they do not accept, and this is also faster.
+        var base = Substring(baseURL.absoluteString)
+        if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
+        var queries: [Substring] = []
+        if let questionMark = base.firstIndex(of: "?") {
+            queries.append(base[base.index(after: questionMark)...])
+            base = base[..<questionMark]
         }
-        guard let url = components.url else { throw NetworkError.invalidURL(baseURL.absoluteString + path) }
+        var pathPart = Substring(path)
+        if let questionMark = pathPart.firstIndex(of: "?") {
+            queries.append(
+                Substring(
+                    PercentEncoding.encode(pathPart[pathPart.index(after: questionMark)...], as: .query)))
+            pathPart = pathPart[..<questionMark]
+        }
+        let tail = pathPart.drop { $0 == "/" }
+        var text = String(base)
+        if !tail.isEmpty {
+            if !text.hasSuffix("/") { text += "/" }
+            text += PercentEncoding.encode(tail, as: .path)
+        } else if baseURL.path.isEmpty {
+            text += "/"
+        }
+        let query = queries.filter { !$0.isEmpty }.joined(separator: "&")
+        if !query.isEmpty { text += "?" + query }
+        guard let url = URL(string: text) else {
+            throw NetworkError.invalidURL(baseURL.absoluteString + path)
+        }
         return url
     }
 

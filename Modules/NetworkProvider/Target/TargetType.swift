@@ -17,7 +17,8 @@ import Foundation
 /// ```
 ///
 /// `path` is joined to `baseURL` as a path and may carry its own query (`search?q=cat`): unlike
-/// Moya, a `?` in the path is never escaped into `%3F`.
+/// Moya, a `?` in the path is never escaped into `%3F`. Both are percent-encoded where they need
+/// it (`q=a b` is sent as `q=a%20b`), and an escape already written (`%2F`) is kept.
 public protocol TargetType: Sendable {
     /// The API's base URL; it may have a path of its own.
     var baseURL: URL { get }
