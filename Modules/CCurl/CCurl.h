@@ -42,4 +42,12 @@ static inline CURLcode ribcage_curl_message_result(const CURLMsg *message) {
     return message->data.result;
 }
 
+/// Lets a transfer paused by its write callback receive again.
+static inline CURLcode ribcage_curl_easy_unpause(CURL *handle) {
+    return curl_easy_pause(handle, CURLPAUSE_CONT);
+}
+
+/// What a write callback returns to pause its transfer (the data is delivered again later).
+static const size_t ribcage_curl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+
 #endif

@@ -15,6 +15,8 @@ struct HTTPTestConnection {
     let socket: Int32
     /// The read end of the server's stop pipe: readable once the server stops.
     let stopSignal: Int32
+    /// Told how many bytes each `send` put on the wire.
+    let didSend: @Sendable (Int) -> Void
 
     /// Sends `reply` to `request`; `nil` when the client went away before it was all sent.
     func answer(_ reply: HTTPTestReply, to request: HTTPTestRequest) -> Next? {
@@ -85,6 +87,7 @@ struct HTTPTestConnection {
                 if written < 0, errno == EINTR { continue }
                 if written <= 0 { return false }
                 offset += written
+                didSend(written)
             }
             return true
         }

@@ -29,8 +29,8 @@ public final class HTTPTestServer: Sendable {
     /// Written once by ``stop()``: every connection's wait polls its read end.
     private let stopPipe: (read: Int32, write: Int32)
     private let state = Mutex<
-        (running: Bool, connections: Set<Int32>, requests: Int, accepted: Int, abandoned: Int)
-    >((true, [], 0, 0, 0))
+        (running: Bool, connections: Set<Int32>, requests: Int, accepted: Int, abandoned: Int, sent: Int)
+    >((true, [], 0, 0, 0, 0))
 
     /// Starts a server on a free loopback port.
     ///
@@ -90,6 +90,10 @@ public final class HTTPTestServer: Sendable {
     /// or a write): how a test sees that a cancelled request really closed its connection.
     public var abandonedReplies: Int { state.withLock { $0.abandoned } }
 
+    /// The bytes written to clients so far, heads included: how a test sees that a slow reader
+    /// holds the server back instead of the whole body piling up in the client.
+    public var bytesSent: Int { state.withLock { $0.sent } }
+
     /// Stops listening and closes every open connection.
     public func stop() {
         let (wasRunning, connections) = state.withLock { state -> (Bool, Set<Int32>) in
@@ -141,7 +145,9 @@ public final class HTTPTestServer: Sendable {
     }
 
     private func serve(_ socket: Int32) {
-        let connection = HTTPTestConnection(socket: socket, stopSignal: stopPipe.read)
+        let connection = HTTPTestConnection(socket: socket, stopSignal: stopPipe.read) { [self] count in
+            state.withLock { $0.sent += count }
+        }
         var next = HTTPTestConnection.Next.close
         defer {
             state.withLock { _ = $0.connections.remove(socket) }

@@ -208,7 +208,9 @@ final class LogCapture: LogHandler, @unchecked Sendable {
 
 @Suite("Plugins")
 struct PluginTests {
-    @Test("the logger never logs Authorization, cookies or x-api-key, in any case")
+    @Test(
+        "the logger never logs Authorization, cookies, x-api-key or a target's sensitive headers, in any case"
+    )
     func redaction() async throws {
         let server = try HTTPTestServer { _ in
             HTTPTestReply(
@@ -221,13 +223,15 @@ struct PluginTests {
         var target = TestTarget(server, "private")
         target.headers = [
             "Authorization": "Bearer t0ken", "x-API-key": "k3y", "Cookie": "c00kie", "X-Trace": "trace-1",
+            "X-Secret": "s3cret-header",
         ]
+        target.sensitiveHeaders = ["x-secret"]
         _ = try await NetworkProvider<TestTarget>(plugins: [
             NetworkLoggerPlugin(logger: logger, options: .verbose)
         ])
         .request(target)
         let log = capture.text
-        for secret in ["t0ken", "k3y", "c00kie", "s3cr3t"] {
+        for secret in ["t0ken", "k3y", "c00kie", "s3cr3t", "s3cret-header"] {
             #expect(!log.contains(secret), "\(secret) leaked into the log")
         }
         #expect(log.contains("<redacted>"))

@@ -23,6 +23,7 @@ struct TestTarget: TargetType, AccessTokenAuthorizable {
     var sampleData = Data()
     var timeout: TimeInterval?
     var authorizationType: AuthorizationType?
+    var sensitiveHeaders: Set<String> = []
 
     init(_ server: HTTPTestServer, _ path: String) {
         self.baseURL = server.url("/api")
@@ -32,6 +33,13 @@ struct TestTarget: TargetType, AccessTokenAuthorizable {
     init(baseURL: URL, path: String) {
         self.baseURL = baseURL
         self.path = path
+    }
+
+    /// A changed copy.
+    func with(_ change: (inout TestTarget) -> Void) -> TestTarget {
+        var copy = self
+        change(&copy)
+        return copy
     }
 }
 
@@ -47,7 +55,23 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
+    /// A transport of this kind that accepts bodies of at most ``Limited/size`` bytes. Kept for
+    /// the whole run: a URLSession must not be torn down on Linux.
+    var limited: any Transport {
+        switch self {
+        case .urlSession: Limited.urlSession
+        case .curl: Limited.curl
+        }
+    }
+
     var testDescription: String { rawValue }
+}
+
+/// The transports with a small size limit.
+enum Limited {
+    static let size = 1_000_000
+    static let urlSession = URLSessionTransport(maximumResponseSize: size)
+    static let curl = CurlTransport(maximumResponseSize: size)
 }
 
 /// Counts calls from any thread.

@@ -49,7 +49,8 @@ struct NetworkBenchmark: AsyncParsableCommand {
         defer { server.stop() }
         let url = server.url("/api/ping")
         let target = Ping(baseURL: server.url("/api"))
-        let session = URLSessionTransport.shared.session
+        // A plain session, as a program that uses URLSession directly has.
+        let session = URLSession(configuration: .default)
         let overURLSession = NetworkProvider<Ping>(transport: URLSessionTransport.shared, retryPolicy: .never)
         let overCurl = NetworkProvider<Ping>(transport: CurlTransport.shared, retryPolicy: .never)
         let rawCurl = CurlTransport.shared

@@ -7,7 +7,8 @@ import Logging
 
 /// Logs requests and responses through swift-log, never logging secrets: the values of
 /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `x-api-key` headers (in
-/// any case) are replaced by `<redacted>`, and bodies are logged only when asked for.
+/// any case), and of the target's ``TargetType/sensitiveHeaders``, are replaced by
+/// `<redacted>`, and bodies are logged only when asked for.
 public struct NetworkLoggerPlugin: PluginType {
     /// What to log.
     public struct Options: OptionSet, Sendable {
@@ -55,7 +56,9 @@ public struct NetworkLoggerPlugin: PluginType {
     public func willSend(_ request: URLRequest, target: any TargetType) {
         var lines = ["→ \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?")"]
         if options.contains(.headers) {
-            lines += redacted(request.allHTTPHeaderFields ?? [:]).map { "  \($0): \($1)" }
+            lines += redacted(request.allHTTPHeaderFields ?? [:], also: target.sensitiveHeaders).map {
+                "  \($0): \($1)"
+            }
         }
         if options.contains(.bodies), let body = request.httpBody {
             lines.append("  body: \(Self.preview(body))")
@@ -70,7 +73,9 @@ public struct NetworkLoggerPlugin: PluginType {
             var lines = [
                 "← \(response.statusCode) \(response.url?.absoluteString ?? "?") (\(response.data.count) bytes)"
             ]
-            if options.contains(.headers) { lines += redacted(response.headers).map { "  \($0): \($1)" } }
+            if options.contains(.headers) {
+                lines += redacted(response.headers, also: target.sensitiveHeaders).map { "  \($0): \($1)" }
+            }
             if options.contains(.bodies) { lines.append("  body: \(Self.preview(response.data))") }
             logger.debug("\(lines.joined(separator: "\n"))")
         case .failure(let error):
@@ -79,10 +84,15 @@ public struct NetworkLoggerPlugin: PluginType {
     }
 
     /// The headers with secret values replaced, sorted by name for stable output.
-    public func redacted(_ headers: [String: String]) -> [(String, String)] {
-        headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
+    ///
+    /// - Parameter also: More names to redact for this call, in any case.
+    public func redacted(_ headers: [String: String], also: Set<String> = []) -> [(String, String)] {
+        let more = Set(also.map { $0.lowercased() })
+        return headers.sorted { $0.key.lowercased() < $1.key.lowercased() }.map { name, value in
             let lowered = name.lowercased()
-            let secret = Self.redactedHeaders.contains(lowered) || extraRedactedHeaders.contains(lowered)
+            let secret =
+                Self.redactedHeaders.contains(lowered) || extraRedactedHeaders.contains(lowered)
+                || more.contains(lowered)
             return (name, secret ? "<redacted>" : value)
         }
     }

@@ -44,17 +44,26 @@ public enum NetworkError: Error, CustomStringConvertible {
     }
 }
 
-/// Why a request got no response, in terms both transports share.
+/// Why a request got no usable response, in terms every transport shares: each cause has one
+/// kind on every transport, which the conformance suite checks.
 public struct TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of failure.
+    /// The kind of failure. ``RetryPolicy`` retries all but ``other`` and ``tooManyRedirects``
+    /// by default.
     public enum Kind: Sendable, Equatable {
         /// Nothing listens there.
         case connectionRefused
-        /// The connection broke, e.g. the server closed it in the middle of the body.
+        /// The connection closed or was reset before the response was complete: no answer at
+        /// all, an answer cut short, or a body shorter than its `Content-Length`.
         case connectionLost
         /// The host name did not resolve.
         case cannotFindHost
-        /// Any other failure.
+        /// The answer is not valid HTTP: a malformed status line or header, a bad chunk size, a
+        /// body that does not decode from its `Content-Encoding`, or a redirect whose `Location`
+        /// cannot be followed.
+        case invalidResponse
+        /// More redirects than ``NetworkProvider/maximumRedirects`` in a row.
+        case tooManyRedirects
+        /// Any other failure (TLS, for one).
         case other
     }
 

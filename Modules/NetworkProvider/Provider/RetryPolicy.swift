@@ -2,8 +2,8 @@ import Foundation
 
 /// When and how long to wait before sending a failed request again. The defaults are
 /// Alamofire's `RetryPolicy`: 2 retries with exponential backoff from 0.5 s, idempotent methods
-/// only, on 408, 500, 502, 503 and 504 and on connection failures and timeouts — not on 429, not
-/// on cancellation.
+/// only, on 408, 500, 502, 503 and 504, on connection failures, invalid responses (as Alamofire
+/// retries `badServerResponse`) and timeouts — not on 429, not on cancellation.
 public struct RetryPolicy: Sendable {
     /// The most attempts in all, the first included. 1 means no retry.
     public var maximumAttempts: Int
@@ -36,7 +36,7 @@ public struct RetryPolicy: Sendable {
         retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace],
         retryableStatusCodes: Set<Int> = [408, 500, 502, 503, 504],
         retryableFailures: Set<TransportFailure.Kind> = [
-            .connectionRefused, .connectionLost, .cannotFindHost,
+            .connectionRefused, .connectionLost, .cannotFindHost, .invalidResponse,
         ],
         retriesTimeouts: Bool = true
     ) {
@@ -66,7 +66,9 @@ public struct RetryPolicy: Sendable {
         switch outcome {
         case .success(let response):
             guard retryableStatusCodes.contains(response.statusCode) else { return nil }
-            retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(Self.parseRetryAfter)
+            retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {
+                Self.parseRetryAfter($0)
+            }
         case .failure(.transport(let failure)):
             guard retryableFailures.contains(failure.kind) else { return nil }
         case .failure(.timeout):

@@ -34,8 +34,13 @@ public protocol TargetType: Sendable {
     var validationType: ValidationType { get }
     /// A canned body for stubbed requests.
     var sampleData: Data { get }
-    /// Seconds before the request times out; `nil` uses the transport's default.
+    /// Seconds the whole request may take, redirects and body included, before it fails with
+    /// ``NetworkError/timeout(seconds:)``; `nil` means 60.
     var timeout: TimeInterval? { get }
+    /// Headers never sent to another origin when a redirect leads there, compared
+    /// case-insensitively. `Authorization`, `Proxy-Authorization`, `Cookie` and `x-api-key` never
+    /// are, whatever this says. Default none.
+    var sensitiveHeaders: Set<String> { get }
 }
 
 extension TargetType {
@@ -49,8 +54,10 @@ extension TargetType {
     public var validationType: ValidationType { .none }
     /// An empty body.
     public var sampleData: Data { Data() }
-    /// The transport's default.
+    /// 60 seconds.
     public var timeout: TimeInterval? { nil }
+    /// None beyond the credentials that are always dropped.
+    public var sensitiveHeaders: Set<String> { [] }
 }
 
 /// The seeds' name for ``TargetType``.

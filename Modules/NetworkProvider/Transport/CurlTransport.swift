@@ -10,24 +10,31 @@ import Synchronization
 /// so connections are reused across every request (HTTP/1.1 keep-alive, and HTTP/2 multiplexing
 /// where the server offers it).
 ///
-/// Timeouts come from each request's `timeoutInterval`; cancelling the calling task removes the
-/// transfer from the multi handle at once; a body larger than ``maximumResponseSize`` is stopped
-/// and reported as ``NetworkError/responseTooLarge(limit:)``.
+/// The deadline is curl's total timeout (`CURLOPT_TIMEOUT_MS`); cancelling removes the transfer
+/// from the multi handle at once; a streamed body pauses its transfer while the reader is a
+/// buffer behind.
 ///
 /// The transport and its thread live as long as the process; use ``shared`` unless you need a
 /// different size limit.
 public final class CurlTransport: Transport, @unchecked Sendable {
-    // @unchecked: the multi handle and `active` belong to the loop thread; the queues that other
-    // threads touch are behind `inbox`, and curl_multi_wakeup is documented as thread-safe.
+    // @unchecked: the multi handle and `active` belong to the loop thread; the commands other
+    // threads send are behind `inbox`, and curl_multi_wakeup is documented as thread-safe.
 
-    /// The process-wide transport, with a 100 MiB response limit.
+    /// The process-wide transport, with the default response limit (100 MiB).
     public static let shared = CurlTransport()
 
-    /// The largest body accepted, in bytes.
+    /// The largest body accepted, in bytes, after decoding.
     public let maximumResponseSize: Int
 
+    /// What other threads ask of the loop thread, in the order they asked.
+    enum Command {
+        case add(CurlTransfer)
+        case cancel(CurlTransfer)
+        case resume(CurlTransfer)
+    }
+
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Mutex<(added: [CurlTransfer], cancelled: [CurlTransfer])>(([], []))
+    private let inbox = Mutex<[Command]>([])
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     private static let globalInit: Void = {
@@ -36,8 +43,8 @@ public final class CurlTransport: Transport, @unchecked Sendable {
 
     /// Creates a transport with its own multi handle and thread.
     ///
-    /// - Parameter maximumResponseSize: The largest body accepted, in bytes.
-    public init(maximumResponseSize: Int = 100 * 1_024 * 1_024) {
+    /// - Parameter maximumResponseSize: The largest body accepted, in bytes, after decoding.
+    public init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize) {
         _ = Self.globalInit
         self.maximumResponseSize = maximumResponseSize
         guard let multi = curl_multi_init() else {
@@ -52,41 +59,64 @@ public final class CurlTransport: Transport, @unchecked Sendable {
         thread.start()
     }
 
-    /// Sends `request` through libcurl.
-    public func send(_ request: URLRequest) async throws -> TransportResponse {
-        if Task.isCancelled { throw NetworkError.cancelled }
+    /// Sends `request` through libcurl and returns the whole response.
+    public func send(_ request: URLRequest) async throws(NetworkError) -> TransportResponse {
+        if Task.isCancelled { throw .cancelled }
         let transfer = try CurlTransfer(request: request, limit: maximumResponseSize)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                transfer.continuation = continuation
-                inbox.withLock { $0.added.append(transfer) }
-                curl_multi_wakeup(multi)
+        return try await run(transfer) { continuation in transfer.mode = .buffered(continuation) }
+    }
+
+    /// Sends `request` through libcurl and returns when the response's head has arrived.
+    public func stream(_ request: URLRequest) async throws(NetworkError) -> TransportStream {
+        if Task.isCancelled { throw .cancelled }
+        let transfer = try CurlTransfer(request: request, limit: maximumResponseSize)
+        let (body, source) = ResponseBody.makeStream(
+            onDemand: { [weak self, weak transfer] in
+                guard let self, let transfer else { return }
+                self.post(.resume(transfer))
+            },
+            onTermination: { [weak self, weak transfer] in
+                guard let self, let transfer else { return }
+                transfer.cancelRequested.store(true, ordering: .releasing)
+                self.post(.cancel(transfer))
+            })
+        return try await run(transfer) { continuation in
+            transfer.mode = .streaming(head: continuation, body: body, source: source)
+        }
+    }
+
+    /// Hands `transfer` to the loop thread and waits for its outcome; cancelling the calling task
+    /// cancels it, at whatever moment that happens.
+    private func run<Outcome: Sendable>(
+        _ transfer: CurlTransfer,
+        configure: (CheckedContinuation<Result<Outcome, NetworkError>, Never>) -> Void
+    ) async throws(NetworkError) -> Outcome {
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                configure(continuation)
+                post(.add(transfer))
             }
         } onCancel: {
-            inbox.withLock { $0.cancelled.append(transfer) }
-            curl_multi_wakeup(multi)
+            // The flag first: a cancel that overtakes the add is seen when the add is handled.
+            transfer.cancelRequested.store(true, ordering: .releasing)
+            post(.cancel(transfer))
         }
+        return try result.get()
+    }
+
+    private func post(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+        curl_multi_wakeup(multi)
     }
 
     private func runLoop() {
         var running: Int32 = 0
         while true {
-            let (added, cancelled) = inbox.withLock { inbox in
-                defer { inbox = ([], []) }
+            let commands = inbox.withLock { inbox in
+                defer { inbox.removeAll(keepingCapacity: true) }
                 return inbox
             }
-            for transfer in added {
-                if cancelled.contains(where: { $0 === transfer }) {
-                    transfer.finish(.failure(NetworkError.cancelled))
-                    continue
-                }
-                active[transfer.easy] = transfer
-                curl_multi_add_handle(multi, transfer.easy)
-            }
-            for transfer in cancelled where active.removeValue(forKey: transfer.easy) != nil {
-                curl_multi_remove_handle(multi, transfer.easy)
-                transfer.finish(.failure(NetworkError.cancelled))
-            }
+            for command in commands { handle(command) }
 
             curl_multi_perform(multi, &running)
             var remaining: Int32 = 0
@@ -96,138 +126,29 @@ public final class CurlTransport: Transport, @unchecked Sendable {
                 else { continue }
                 let code = ribcage_curl_message_result(message)
                 curl_multi_remove_handle(multi, easy)
-                transfer.finish(transfer.result(for: code))
+                transfer.complete(code)
             }
             curl_multi_poll(multi, nil, 0, 1_000, nil)
         }
     }
-}
 
-/// One request's easy handle and what has come back so far.
-final class CurlTransfer: @unchecked Sendable {
-    // @unchecked: configured before it is queued, then touched only by the loop thread; the
-    // continuation is resumed once, guarded by `finished`.
-    let easy: UnsafeMutableRawPointer
-    var continuation: CheckedContinuation<TransportResponse, any Error>?
-    private let finished = Atomic<Bool>(false)
-    private var headerList: UnsafeMutablePointer<curl_slist>?
-    private let limit: Int
-    private let timeout: TimeInterval
-    private(set) var body = Data()
-    private(set) var headers: [String: String] = [:]
-    private(set) var exceededLimit = false
-
-    init(request: URLRequest, limit: Int) throws {
-        guard let easy = curl_easy_init() else {
-            throw NetworkError.transport(TransportFailure(kind: .other, message: "curl_easy_init failed"))
-        }
-        guard let url = request.url?.absoluteString else {
-            curl_easy_cleanup(easy)
-            throw NetworkError.invalidURL(request.url?.absoluteString ?? "")
-        }
-        self.easy = easy
-        self.limit = limit
-        self.timeout = request.timeoutInterval
-        let method = request.httpMethod ?? "GET"
-        _ = ribcage_curl_easy_setopt_pointer(easy, CURLOPT_URL, url)
-        _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10)
-        _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
-        _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(0.001, timeout) * 1_000))
-        if let body = request.httpBody {
-            _ = ribcage_curl_easy_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-            body.withUnsafeBytes { bytes in
-                // COPYPOSTFIELDS: curl keeps its own copy, so the Data may go.
-                _ = ribcage_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress)
+    private func handle(_ command: Command) {
+        switch command {
+        case .add(let transfer):
+            if transfer.cancelRequested.load(ordering: .acquiring) {
+                transfer.fail(.cancelled)
+                return
             }
+            active[transfer.easy] = transfer
+            curl_multi_add_handle(multi, transfer.easy)
+        case .cancel(let transfer):
+            // Not active: not added yet (the add will see the flag) or already finished.
+            guard active.removeValue(forKey: transfer.easy) != nil else { return }
+            curl_multi_remove_handle(multi, transfer.easy)
+            transfer.fail(.cancelled)
+        case .resume(let transfer):
+            guard active[transfer.easy] != nil else { return }
+            transfer.resumeReceiving()
         }
-        if method == "HEAD" {
-            _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_NOBODY, 1)
-        } else if method != "GET" || request.httpBody != nil {
-            _ = ribcage_curl_easy_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, method)
-        }
-        // No "Expect: 100-continue" round trip for bodies.
-        headerList = curl_slist_append(headerList, "Expect:")
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            headerList = curl_slist_append(headerList, "\(name): \(value)")
-        }
-        _ = ribcage_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
-
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        _ = ribcage_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-        _ = ribcage_curl_easy_setopt_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
-        }
-        _ = ribcage_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
-        _ = ribcage_curl_easy_setopt_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
-        }
-    }
-
-    deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
-    }
-
-    private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard body.count + bytes.count <= limit else {
-            exceededLimit = true
-            return 0  // makes curl stop with CURLE_WRITE_ERROR
-        }
-        body.append(contentsOf: bytes)
-        return bytes.count
-    }
-
-    private func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            headers = [:]  // a new response (after a redirect or a 100 Continue)
-            body = Data()
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon])
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-    }
-
-    func result(for code: CURLcode) -> Result<TransportResponse, any Error> {
-        switch code {
-        case CURLE_OK:
-            var status = 0
-            _ = ribcage_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            var effective: UnsafeMutablePointer<CChar>?
-            _ = ribcage_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-            let url = effective.flatMap { URL(string: String(cString: $0)) }
-            return .success(TransportResponse(statusCode: status, headers: headers, body: body, url: url))
-        case CURLE_OPERATION_TIMEDOUT:
-            return .failure(NetworkError.timeout(seconds: timeout))
-        case CURLE_WRITE_ERROR where exceededLimit:
-            return .failure(NetworkError.responseTooLarge(limit: limit))
-        default:
-            let message = String(cString: curl_easy_strerror(code))
-            let kind: TransportFailure.Kind =
-                switch code {
-                case CURLE_COULDNT_CONNECT: .connectionRefused
-                case CURLE_COULDNT_RESOLVE_HOST: .cannotFindHost
-                case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
-                    .connectionLost
-                default: .other
-                }
-            return .failure(
-                NetworkError.transport(
-                    TransportFailure(kind: kind, message: "\(message) (curl \(code.rawValue))")))
-        }
-    }
-
-    func finish(_ result: Result<TransportResponse, any Error>) {
-        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        continuation?.resume(with: result)
-        continuation = nil
     }
 }

@@ -9,98 +9,129 @@ import Synchronization
 ///
 /// It keeps **one long-lived session**: on Swift 6.3 for Linux, tearing down short-lived
 /// sessions crashes (swift-corelibs-foundation #5203, #5469), so use ``shared`` or keep your
-/// instance for the life of the process. Cancelling calls `URLSessionTask.cancel()` from another
-/// queue, never from inside the task-cancellation handler, which deadlocks on 6.3 (#5417).
+/// instance for the life of the process.
+///
+/// Where FoundationNetworking differs from the ``Transport`` contract, this type makes up the
+/// difference: its session's delegate refuses redirects (the provider follows them), counts the
+/// body against ``maximumResponseSize`` as it arrives, and a timer of its own enforces the
+/// request's `timeoutInterval` as a total deadline to the millisecond (URLSession's is an idle
+/// timeout in whole seconds). Cancelling calls `URLSessionTask.cancel()` from another queue,
+/// never from inside the task-cancellation handler, which deadlocks on 6.3 (#5417).
 public final class URLSessionTransport: Transport {
-    /// The process-wide transport over one default session.
+    /// The process-wide transport over one session, with the default response limit (100 MiB).
     public static let shared = URLSessionTransport()
 
-    /// The session every request goes through.
+    /// The session every request goes through. Its delegate belongs to the transport.
     public let session: URLSession
 
-    /// Creates a transport over a new session. Keep it for the life of the process.
-    public init(configuration: URLSessionConfiguration = .default) {
-        session = URLSession(configuration: configuration)
+    /// The largest body accepted, in bytes, after decoding.
+    public let maximumResponseSize: Int
+
+    private let exchanges: URLSessionExchanges
+
+    /// What a session gets when none is given: `.default` without cookies or a cache, so that
+    /// it behaves like the other transports, which keep neither.
+    public static var defaultConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
     }
 
-    /// Sends `request` with a data task.
-    public func send(_ request: URLRequest) async throws -> TransportResponse {
-        if Task.isCancelled { throw NetworkError.cancelled }
-        let handle = DataTaskHandle()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    continuation.resume(
-                        with: Self.result(data: data, response: response, error: error, request: request))
-                }
-                handle.start(task)
+    /// Creates a transport over a new session. Keep it for the life of the process.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session's configuration.
+    ///   - maximumResponseSize: The largest body accepted, in bytes, after decoding.
+    public init(
+        configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration,
+        maximumResponseSize: Int = URLSessionTransport.defaultMaximumResponseSize
+    ) {
+        self.maximumResponseSize = maximumResponseSize
+        exchanges = URLSessionExchanges()
+        session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
+    }
+
+    /// Sends `request` with a data task and returns the whole response.
+    public func send(_ request: URLRequest) async throws(NetworkError) -> TransportResponse {
+        try await run(request) { .buffered($0) }
+    }
+
+    /// Sends `request` with a data task and returns when the response's head has arrived.
+    ///
+    /// FoundationNetworking cannot pause a transfer, so a reader slower than the network lets
+    /// the body wait in memory, up to ``maximumResponseSize``.
+    public func stream(_ request: URLRequest) async throws(NetworkError) -> TransportStream {
+        try await run(request) { .streaming($0) }
+    }
+
+    private func run<Outcome: Sendable>(
+        _ request: URLRequest,
+        waiter: (CheckedContinuation<Result<Outcome, NetworkError>, Never>) -> URLSessionExchange.Waiter
+    ) async throws(NetworkError) -> Outcome {
+        if Task.isCancelled { throw .cancelled }
+        guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidURL(request.url?.absoluteString ?? "")
+        }
+        let deadline = request.timeoutInterval
+        var sent = request
+        // URLSession's own timeout is idle time in whole seconds; ours must fire first.
+        sent.timeoutInterval = deadline.rounded(.up) + 1
+        if sent.value(forHTTPHeaderField: "Accept-Encoding") == nil {
+            sent.setValue(URLRequest.acceptedContentCodings, forHTTPHeaderField: "Accept-Encoding")
+        }
+        let task = session.dataTask(with: sent)
+        let exchange = URLSessionExchange(task: task, limit: maximumResponseSize, timeout: deadline)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                exchange.waiter = waiter(continuation)
+                exchanges.start(exchange)
             }
         } onCancel: {
-            handle.cancel()
+            exchange.stop(because: .cancelled)
         }
-    }
-
-    private static func result(
-        data: Data?, response: URLResponse?, error: (any Error)?, request: URLRequest
-    ) -> Result<TransportResponse, any Error> {
-        if let error { return .failure(map(error, timeout: request.timeoutInterval)) }
-        guard let http = response as? HTTPURLResponse else {
-            return .failure(
-                NetworkError.transport(TransportFailure(kind: .other, message: "not an HTTP response")))
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
-        return .success(
-            TransportResponse(
-                statusCode: http.statusCode, headers: headers, body: data ?? Data(), url: http.url))
-    }
-
-    private static func map(_ error: any Error, timeout: TimeInterval) -> NetworkError {
-        guard let urlError = error as? URLError else {
-            return .transport(TransportFailure(kind: .other, message: String(describing: error)))
-        }
-        let message = urlError.localizedDescription
-        switch urlError.code {
-        case .cancelled: return .cancelled
-        case .timedOut: return .timeout(seconds: timeout)
-        case .cannotConnectToHost:
-            return .transport(TransportFailure(kind: .connectionRefused, message: message))
-        case .networkConnectionLost:
-            return .transport(TransportFailure(kind: .connectionLost, message: message))
-        case .cannotFindHost, .dnsLookupFailed:
-            return .transport(TransportFailure(kind: .cannotFindHost, message: message))
-        default:
-            return .transport(
-                TransportFailure(kind: .other, message: "\(message) (URLError \(urlError.code.rawValue))"))
-        }
+        return try result.get()
     }
 }
 
-/// The data task of one request, and whether it was cancelled before it started.
-private final class DataTaskHandle: Sendable {
-    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+/// The session's delegate: routes each task's events to its exchange.
+private final class URLSessionExchanges: NSObject, URLSessionDataDelegate, Sendable {
+    private let exchanges = Mutex<[Int: URLSessionExchange]>([:])
 
-    func start(_ task: URLSessionDataTask) {
-        let cancelled = state.withLock { state in
-            state.task = task
-            return state.cancelled
-        }
-        task.resume()
-        if cancelled { Self.cancelElsewhere(task) }
+    func start(_ exchange: URLSessionExchange) {
+        let identifier = exchange.task.taskIdentifier
+        exchanges.withLock { $0[identifier] = exchange }
+        // Cancelled before it started: the task is never resumed, so no event will come for it.
+        if !exchange.start() { exchanges.withLock { _ = $0.removeValue(forKey: identifier) } }
     }
 
-    func cancel() {
-        let task = state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }
-        if let task { Self.cancelElsewhere(task) }
+    private func exchange(for task: URLSessionTask) -> URLSessionExchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
     }
 
-    private static func cancelElsewhere(_ task: URLSessionDataTask) {
-        // Not inline: on Swift 6.3, cancel() inside a task-cancellation handler can deadlock (#5417).
-        DispatchQueue.global().async { task.cancel() }
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)  // NetworkProvider follows redirects itself
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        exchange(for: dataTask)?.receive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(for: dataTask)?.receive(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        exchange?.complete(error)
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTestServer
+import NetworkProvider
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Cancellation wins on every transport, whenever it arrives.
+@Suite("Cancellation conformance")
+struct CancellationConformanceTests {
+    @Test(
+        "20,000 requests cancelled at every moment of their start all end cancelled, at once",
+        arguments: TransportKind.allCases)
+    func cancellationRace(kind: TransportKind) async throws {
+        // The server never answers in time, so a lost cancellation shows as a request that runs
+        // into its 3 s timeout instead of ending when it was cancelled. Eight requests at a time
+        // keep the transport busy, and each is cancelled 0 to 150 µs after it starts: from before
+        // the transport has it to after it is on the wire.
+        let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 60) }
+        defer { server.stop() }
+        var slow = URLRequest(url: server.url("/api/slow"))
+        slow.timeoutInterval = 3
+        let request = slow
+        let transport = kind.transport
+        let clock = ContinuousClock()
+        var outcomes: [String: Int] = [:]
+        var lost = 0
+        for round in 0..<2_500 {
+            let results = await withTaskGroup(of: (String, Duration).self) { group in
+                for lane in 0..<8 {
+                    group.addTask {
+                        let sending = Task { try await transport.send(request) }
+                        // A spin, not a sleep: tens of microseconds, finer than any timer.
+                        let cancelAt = clock.now + .nanoseconds((round * 8 + lane) * 7_919 % 150_000)
+                        while clock.now < cancelAt {}
+                        sending.cancel()
+                        let cancelledAt = clock.now
+                        let outcome: String =
+                            switch await sending.result {
+                            case .failure(NetworkError.cancelled): "cancelled"
+                            case .failure(let error): "\(error)"
+                            case .success: "answered"
+                            }
+                        return (outcome, clock.now - cancelledAt)
+                    }
+                }
+                var results: [(String, Duration)] = []
+                for await result in group { results.append(result) }
+                return results
+            }
+            for (outcome, wait) in results {
+                outcomes[outcome, default: 0] += 1
+                if wait > .seconds(2) { lost += 1 }
+            }
+        }
+        #expect(outcomes == ["cancelled": 20_000])
+        #expect(lost == 0, "\(lost) cancelled requests went on until their timeout")
+    }
+
+    @Test("cancelling closes the connection the request was on", arguments: TransportKind.allCases)
+    func closesConnection(kind: TransportKind) async throws {
+        let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 60) }
+        defer { server.stop() }
+        let provider = NetworkProvider<TestTarget>(transport: kind.transport, retryPolicy: .never)
+        let request = Task { try await provider.request(TestTarget(server, "slow")) }
+        while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        request.cancel()
+        guard case .failure(NetworkError.cancelled) = await request.result else {
+            Issue.record("expected cancelled")
+            return
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while server.abandonedReplies == 0, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.abandonedReplies == 1, "the server still holds the cancelled request's connection")
+    }
+
+    @Test("cancelling during a retry's wait ends the request at once", arguments: TransportKind.allCases)
+    func cancelDuringBackoff(kind: TransportKind) async throws {
+        let server = try HTTPTestServer { _ in .status(503, headers: [("Retry-After", "30")]) }
+        defer { server.stop() }
+        let provider = NetworkProvider<TestTarget>(
+            transport: kind.transport, retryPolicy: RetryPolicy(maximumDelay: 60))
+        let clock = ContinuousClock()
+        let request = Task { try await provider.request(TestTarget(server, "busy")) }
+        while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let cancelledAt = clock.now
+        request.cancel()
+        guard case .failure(NetworkError.cancelled) = await request.result else {
+            Issue.record("expected cancelled")
+            return
+        }
+        #expect(clock.now - cancelledAt < .seconds(10))
+        #expect(server.requestCount == 1)
+    }
+}
