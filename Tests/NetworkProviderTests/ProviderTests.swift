@@ -150,6 +150,65 @@ struct RetryTests {
     }
 }
 
+@Suite("Retry-After")
+struct RetryAfterTests {
+    static func delay(retryAfter value: String) throws -> Double? {
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.1/x")))
+        let response = Response(
+            statusCode: 503, data: Data(), headers: ["Retry-After": value], request: request)
+        return RetryPolicy(baseDelay: 0.01, jitter: 0).delay(
+            afterAttempt: 1, method: .get, outcome: .success(response))
+    }
+
+    /// `date` written with `format` in English and GMT.
+    static func httpDate(_ date: Date, _ format: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = format
+        return formatter.string(from: date)
+    }
+
+    @Test(
+        "reads an HTTP date in all three formats of RFC 9110",
+        arguments: [
+            "EEE, dd MMM yyyy HH:mm:ss 'GMT'",  // IMF-fixdate
+            "EEEE, dd-MMM-yy HH:mm:ss 'GMT'",  // RFC 850
+            "EEE MMM '_d' HH:mm:ss yyyy",  // asctime, the day padded with a space
+        ])
+    func dateFormats(format: String) throws {
+        let date = Date().addingTimeInterval(5)
+        let day =
+            Calendar(identifier: .gregorian).dateComponents(
+                in: TimeZone(identifier: "GMT") ?? .current, from: date
+            )
+            .day ?? 0
+        let value = Self.httpDate(date, format).replacingOccurrences(
+            of: "_d", with: day < 10 ? " \(day)" : "\(day)")
+        let wait = try #require(try Self.delay(retryAfter: value), "\(value) was not read")
+        #expect(wait > 3 && wait <= 5, "\(value)")
+    }
+
+    @Test("reads seconds; a past date is no wait; the wait is capped by maximumDelay")
+    func seconds() throws {
+        #expect(try Self.delay(retryAfter: "2") == 2)
+        #expect(try Self.delay(retryAfter: " 1.5 ") == 1.5)
+        #expect(try Self.delay(retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT") == 0)
+        #expect(try Self.delay(retryAfter: "Sunday, 06-Nov-94 08:49:37 GMT") == 0)
+        #expect(try Self.delay(retryAfter: "Sun Nov  6 08:49:37 1994") == 0)
+        #expect(try Self.delay(retryAfter: "86400") == 30)
+    }
+
+    @Test(
+        "ignores a value that is neither, and backs off instead",
+        arguments: [
+            "-5", "inf", "nan", "soon", "", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT",
+        ])
+    func invalid(value: String) throws {
+        #expect(try Self.delay(retryAfter: value) == 0.01)
+    }
+}
+
 @Suite("Stubbing")
 struct StubTests {
     @Test("answers at once from the sample, without a network")

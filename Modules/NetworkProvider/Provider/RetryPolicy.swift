@@ -81,15 +81,18 @@ public struct RetryPolicy: Sendable {
         return min(maximumDelay, backoff * (1 + jitter * random))
     }
 
-    /// `Retry-After` as seconds: a number of seconds, or an HTTP date.
-    static func parseRetryAfter(_ value: String) -> Double? {
+    /// `Retry-After` as seconds: a number of seconds, or an HTTP date in any of its three
+    /// formats (RFC 9110 §10.2.3); `nil` for anything else.
+    static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        return max(0, date.timeIntervalSinceNow)
+        if let first = trimmed.utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+            // delay-seconds is digits only; a fraction is accepted, nothing else ("inf", "-1").
+            guard trimmed.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || (48...57).contains($0) }),
+                let seconds = Double(trimmed)
+            else { return nil }
+            return seconds
+        }
+        guard let date = HTTPDate.parse(trimmed, now: now) else { return nil }
+        return max(0, date.timeIntervalSince(now))
     }
 }
