@@ -15,7 +15,9 @@ let modules: [Module] = [
     .module("RIBs", layer: .core),
     .module("Reactor", layer: .core, dependencies: ["RIBs"], testDependencies: ["RIBs"]),
     .module("LocalProvider", layer: .core),
-    .module("Layout", layer: .core, dependencies: [.log], testExclude: ["kiwi_oracle.py"]),
+    .module(
+        "Layout", layer: .core, dependencies: [.log], testDependencies: [.subprocess],
+        testExclude: ["kiwi_oracle.py"]),
     .module(
         "HeadlessUI", layer: .core, dependencies: ["Layout", .log],
         testDependencies: ["Layout", "HeadlessUITesting"],
@@ -72,7 +74,7 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
-            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data",
+            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data", .subprocess,
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

@@ -37,18 +37,6 @@ struct KiwisolverOracleTests {
         var error: String?
     }
 
-    /// A small seeded generator, so a failing system can be regenerated from its seed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func makeSystem(using random: inout SplitMix64) -> System {
         let count = Int.random(in: 3...12, using: &random)
         var constraints: [ConstraintSpec] = []
@@ -139,48 +127,17 @@ struct KiwisolverOracleTests {
     }
 
     /// kiwisolver's outcomes for `systems`, from Tests/LayoutTests/kiwi_oracle.py.
-    static func kiwisolver(_ systems: [System]) throws -> [Outcome] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "kiwi_oracle.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let payload = try JSONEncoder().encode(["systems": systems])
-        // Write from another thread: the script may fill its output pipe before reading all input.
-        let writer = Thread {
-            input.fileHandleForWriting.write(payload)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OracleUnavailable(
-                message:
-                    "kiwi_oracle.py failed (is kiwisolver installed? `pip install kiwisolver`): \(stderr)")
-        }
-        return try JSONDecoder().decode([String: [Outcome]].self, from: data)["results"] ?? []
-    }
-
-    struct OracleUnavailable: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    static func kiwisolver(_ systems: [System]) async throws -> [Outcome] {
+        let answer = try await KiwiOracle.run(JSONEncoder().encode(["systems": systems]))
+        return try JSONDecoder().decode([String: [Outcome]].self, from: answer)["results"] ?? []
     }
 
     @Test("300 random systems: same refusals, same values to 1e-6, after edits and removals")
-    func agreesWithKiwisolver() throws {
+    func agreesWithKiwisolver() async throws {
         let seed: UInt64 = 0x5EED_2026
         var random = SplitMix64(state: seed)
         let systems = (0..<300).map { _ in Self.makeSystem(using: &random) }
-        let theirs = try Self.kiwisolver(systems)
+        let theirs = try await Self.kiwisolver(systems)
         try #require(theirs.count == systems.count)
         var mismatches = 0
         var refusals = 0

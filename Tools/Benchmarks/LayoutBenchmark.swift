@@ -200,7 +200,16 @@ struct ConstraintSystem: Encodable {
     var constraints: [[Entry]] = []
     var edits: [Int] = []
     var editValues: [Double] = [0, 0, 120, 40]
-    var editStrength = View.rootFrameStrength.value
+    var editStrength = kiwiStrength(View.rootFrameStrength)
+
+    /// kiwi has one weighted sum, not levels: a priority's level p becomes the weight
+    /// 10^(9p/1000) (1,000 for the root's frame becomes 10⁹), far enough apart on these screens
+    /// that the weighted optimum is the one the levels give.
+    static func kiwiStrength(_ strength: Strength) -> Double {
+        if strength.isRequired { return Strength.required.value }
+        if strength.level == 0 { return strength.value }
+        return pow(10, strength.level / 1_000 * 9) * strength.value
+    }
 
     enum Entry: Encodable {
         case text(String)
@@ -230,7 +239,7 @@ struct ConstraintSystem: Encodable {
         for constraint in solverConstraints {
             let terms = constraint.expression.terms.flatMap { [Double(number($0.variable)), $0.coefficient] }
             constraints.append([
-                .text("\(constraint.relation)"), .number(constraint.strength.value),
+                .text("\(constraint.relation)"), .number(Self.kiwiStrength(constraint.strength)),
                 .number(constraint.expression.constant), .terms(terms),
             ])
         }

@@ -54,7 +54,7 @@ enum ConflictExplainer {
             do {
                 try solver.addConstraint(Constraint(constraint.expression, constraint.relation))
             } catch {
-                return true
+                if case .unsatisfiableConstraint = error { return true }
             }
         }
         return false

@@ -44,21 +44,29 @@ final class FramePlacement {
         seen = pass
     }
 
-    /// Adds the links and the edit variables. Links between fresh variables always hold.
-    func install(in solver: Solver) {
-        for link in links { try? solver.addConstraint(link) }
+    /// Adds the links and the edit variables. Links between fresh variables always hold; the
+    /// solver throws only its own internal errors here.
+    func install(in solver: Solver) throws(SolverError) {
+        for link in links { try solver.addConstraint(link) }
         for variable in editVariables {
-            try? solver.addEditVariable(variable, strength: View.rootFrameStrength)
+            try solver.addEditVariable(variable, strength: View.rootFrameStrength)
         }
     }
 
     /// Suggests the view's frame when the app set a new one. The frame the engine wrote back is
     /// not a request: a frame that gave way stays requested until the conflict is gone.
-    func suggestFrame(to solver: Solver) {
+    func suggestFrame(to solver: Solver) throws(SolverError) {
         guard let frame = view?.storedFrame, frame != applied, frame != suggested else { return }
         let values = [frame.minX, frame.minY, frame.width, frame.height]
-        for (variable, value) in zip(editVariables, values) { try? solver.suggestValue(variable, value) }
         suggested = frame
+        for (variable, value) in zip(editVariables, values) { try solver.suggestValue(variable, value) }
+    }
+
+    /// The edit variables with the values last suggested, for tools that solve the same system
+    /// elsewhere.
+    var suggestedEdits: [(Variable, Double)] {
+        let frame = suggested ?? .zero
+        return Array(zip(editVariables, [frame.minX, frame.minY, frame.width, frame.height]))
     }
 
     /// Which of left, top, width and height the solution moved away from the suggested frame,

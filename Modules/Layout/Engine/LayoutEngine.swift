@@ -3,9 +3,9 @@
 /// root's edit variables; the dual simplex repairs the solution without re-solving.
 @MainActor
 final class LayoutEngine {
-    /// The root's frame is an edit at this strength: above every optional priority (the top one,
-    /// 999, is about 10⁸), below required, so required constraints that cannot fit still win and
-    /// the report says the root gave way.
+    /// The root's frame is an edit at this strength: a level above every optional priority,
+    /// below required, so required constraints that cannot fit still win and the report says
+    /// the root gave way, but no optional constraints can.
     static let rootStrength = View.rootFrameStrength
     /// Passes of layoutSubviews-driven changes before the engine stops and keeps what it has.
     static let maximumPasses = 8
@@ -19,7 +19,7 @@ final class LayoutEngine {
     }
 
     private unowned let root: View
-    private let solver = Solver()
+    let solver = Solver()
     private var installed: [ObjectIdentifier: Installed] = [:]
     /// The views placed by their frames, by view.
     private var placements: [ObjectIdentifier: FramePlacement] = [:]
@@ -30,11 +30,19 @@ final class LayoutEngine {
     /// What the last walk of the tree refused or skipped; it stands until the next walk, which
     /// tries refused constraints again.
     private var constraintErrors: [LayoutError] = []
+    /// The solver's internal errors since the last report.
+    private var solverFailures: [LayoutError] = []
+    /// Whether a solver failure may have left constraints or edit variables out of the solver.
+    private var needsResync = false
 
     init(root: View) {
         self.root = root
-        for variable in root.layoutVariables.all {
-            try? solver.addEditVariable(variable, strength: Self.rootStrength)
+        do {
+            for variable in root.layoutVariables.all {
+                try solver.addEditVariable(variable, strength: Self.rootStrength)
+            }
+        } catch {
+            record(error)
         }
     }
 
@@ -44,12 +52,63 @@ final class LayoutEngine {
         installed.values.map(\.solverConstraint) + placements.values.flatMap(\.links)
     }
 
+    /// The edit variables with their strengths and the values last suggested: the root's frame
+    /// (its left and top are 0) and the frames of views placed by them.
+    var solverEdits: [SolverEdit] {
+        let rootFrame = suggestedRoot ?? .zero
+        let rootValues = [0, 0, rootFrame.width, rootFrame.height]
+        return zip(root.layoutVariables.all, rootValues).map {
+            SolverEdit(variable: $0, strength: Self.rootStrength, value: $1)
+        }
+            + placements.values.flatMap { placement in
+                placement.suggestedEdits.map {
+                    SolverEdit(variable: $0, strength: View.rootFrameStrength, value: $1)
+                }
+            }
+    }
+
+    /// Reports a failure of the solver's own (never a conflict). A rebuild of the solver's
+    /// tableau that could not keep a constraint left it out: the next pass finds out what is
+    /// missing and adds it again.
+    private func record(_ error: SolverError) {
+        let failure: LayoutError = .internalSolverError(error.description)
+        if !solverFailures.contains(failure) { solverFailures.append(failure) }
+        LayoutLog.misuse(failure)
+        needsResync = true
+        needsConstraintUpdate = true
+    }
+
+    /// Forgets what the solver lost in a failed rebuild, so that this walk adds it again: the
+    /// root's edit variables, frame placements and installed constraints.
+    private func resyncWithSolver() {
+        needsResync = false
+        do {
+            for variable in root.layoutVariables.all where !solver.hasEditVariable(variable) {
+                try solver.addEditVariable(variable, strength: Self.rootStrength)
+                suggestedRoot = nil
+            }
+            for (key, placement) in placements
+            where !placement.links.allSatisfy(solver.hasConstraint)
+                || !placement.editVariables.allSatisfy(solver.hasEditVariable)
+            {
+                placements[key] = nil
+                try solver.remove(
+                    constraints: placement.links.filter(solver.hasConstraint),
+                    editVariables: placement.editVariables.filter(solver.hasEditVariable))
+            }
+        } catch {
+            record(error)
+        }
+        installed = installed.filter { solver.hasConstraint($0.value.solverConstraint) }
+    }
+
     // MARK: A layout
 
     func layout() {
         var newReport = LayoutReport()
         var views: [View] = []
         for _ in 0..<Self.maximumPasses {
+            if needsResync { resyncWithSolver() }
             // The root's size first: constraints added against the real size need far fewer
             // pivots than ones added against 0×0 and then resized.
             suggestRootFrame()
@@ -58,7 +117,9 @@ final class LayoutEngine {
             } else if views.isEmpty {
                 views = collectViews()
             }
-            for placement in placements.values { placement.suggestFrame(to: solver) }
+            for placement in placements.values {
+                do { try placement.suggestFrame(to: solver) } catch { record(error) }
+            }
             solver.updateVariables()
             let resized = applyFrames(views)
             root.needsLayout = false
@@ -80,7 +141,8 @@ final class LayoutEngine {
             newReport.gaveWay.append(reference)
             LayoutLog.gaveWay(reference)
         }
-        newReport.errors = constraintErrors + newReport.errors
+        newReport.errors = constraintErrors + solverFailures + newReport.errors
+        solverFailures = []
         report = newReport
     }
 
@@ -104,12 +166,16 @@ final class LayoutEngine {
         let frame = root.frame
         guard frame != suggestedRoot else { return }
         let v = root.layoutVariables
-        for (variable, value) in [
-            (v.left, 0.0), (v.top, 0), (v.width, frame.width), (v.height, frame.height),
-        ] {
-            try? solver.suggestValue(variable, value)
-        }
         suggestedRoot = frame
+        do {
+            for (variable, value) in [
+                (v.left, 0.0), (v.top, 0), (v.width, frame.width), (v.height, frame.height),
+            ] {
+                try solver.suggestValue(variable, value)
+            }
+        } catch {
+            record(error)
+        }
     }
 
     /// Copies the solution into frames, parents first; returns the views whose size changed.
@@ -233,9 +299,15 @@ final class LayoutEngine {
             replaced += placement.links
             placements[key] = nil
         }
-        // In one call: removed one by one, each removal after a required equality's would
-        // rebuild the whole tableau.
-        try? solver.remove(constraints: replaced, editVariables: editsGone)
+        // In one call: removed one by one, each required equality would rebuild the tableau.
+        do {
+            // After a solver failure some may be gone already; the rest must still go.
+            try solver.remove(
+                constraints: replaced.filter(solver.hasConstraint),
+                editVariables: editsGone.filter(solver.hasEditVariable))
+        } catch {
+            record(error)
+        }
         for (constraint, signature) in additions {
             add(constraint, signature: signature, pass: pass, report: &report)
         }
@@ -251,12 +323,19 @@ final class LayoutEngine {
             placement.seen = pass
             return
         }
-        if let moved = placements[key] {
-            try? solver.remove(constraints: moved.links, editVariables: moved.editVariables)
+        do {
+            if let moved = placements[key] {
+                placements[key] = nil
+                try solver.remove(
+                    constraints: moved.links.filter(solver.hasConstraint),
+                    editVariables: moved.editVariables.filter(solver.hasEditVariable))
+            }
+            let placement = FramePlacement(view: view, parent: parent, pass: pass)
+            placements[key] = placement
+            try placement.install(in: solver)
+        } catch {
+            record(error)
         }
-        let placement = FramePlacement(view: view, parent: parent, pass: pass)
-        placement.install(in: solver)
-        placements[key] = placement
     }
 
     private func inTree(_ constraint: LayoutConstraint, pass: Int, report: inout LayoutReport) -> Bool {
@@ -289,6 +368,7 @@ final class LayoutEngine {
                 constraint: constraint, solverConstraint: solverConstraint, version: constraint.version,
                 signature: signature, seen: pass)
         } catch {
+            guard case .unsatisfiableConstraint = error else { return record(error) }
             // Left out, as Auto Layout breaks a constraint; it stays out until something changes.
             let involved = ConflictExplainer.smallestConflict(
                 for: solverConstraint, among: installed.values.map { ($0.constraint, $0.solverConstraint) })

@@ -38,6 +38,10 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFinite(what: String)
     /// A view added below itself.
     case hierarchyCycle(parent: String, child: String)
+    /// The solver's own arithmetic failed and rebuilding its tableau could not keep every
+    /// constraint: a bug in Ribcage, never a conflict between your constraints. The message
+    /// names what was left out; the next layout tries it again.
+    case internalSolverError(String)
 
     /// A message naming what went wrong and what to do.
     public var description: String {
@@ -60,6 +64,8 @@ public enum LayoutError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(what) is not a finite number."
         case .hierarchyCycle(let parent, let child):
             "Cannot add \(child) to \(parent): \(child) is \(parent) or one of its ancestors."
+        case .internalSolverError(let message):
+            "The layout solver failed (a bug in Ribcage, not a conflict in your constraints): \(message)"
         }
     }
 }

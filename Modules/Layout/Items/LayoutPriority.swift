@@ -1,12 +1,10 @@
-import Foundation
-
 /// How much a layout constraint matters, from 1 to 1,000, as `UILayoutPriority` (and SnapKit's
 /// `ConstraintPriority`, which is the same type here).
 ///
-/// 1,000 is required. Below that, a priority becomes a solver ``Strength`` that grows tenfold
-/// every 111 points, so a constraint at 750 outweighs about 170 conflicting constraints at 500,
-/// not just one: giving way follows priority much as in Auto Layout, even though Cassowary adds
-/// up the errors of equal-priority constraints.
+/// 1,000 is required. Below that, every priority is a level of its own in the solver (see
+/// ``Strength``): a constraint at 750 outweighs any number of conflicting constraints at 749 or
+/// below, as Auto Layout satisfies higher priorities before lower ones. Constraints of one
+/// priority that conflict share the difference, each error counted once.
 public struct LayoutPriority: RawRepresentable, Hashable, Sendable, Strideable, CustomStringConvertible,
     ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral
 {
@@ -45,9 +43,10 @@ public struct LayoutPriority: RawRepresentable, Hashable, Sendable, Strideable, 
     /// Whether this is ``required``.
     public var isRequired: Bool { rawValue >= 1_000 }
 
-    /// The solver strength this priority becomes.
+    /// The solver strength this priority becomes: ``Strength/required``, or the level equal to
+    /// the priority with a weight of 1.
     public var strength: Strength {
-        isRequired ? .required : Strength(pow(10, rawValue / 1_000 * 9))
+        isRequired ? .required : Strength(level: rawValue)
     }
 
     /// Orders by value.

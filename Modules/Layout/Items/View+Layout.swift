@@ -31,14 +31,24 @@ extension View {
         if let error = layoutReport.errors.first { throw error }
     }
 
-    /// The strength of the edit variables that hold a root view's frame: above every optional
-    /// priority (999 becomes about 10⁸), below required.
-    nonisolated public static let rootFrameStrength = Strength(1e9)
+    /// The strength of the edit variables that hold a root view's frame, and the frames of views
+    /// placed by their frames: level 1,000, above every optional priority (each priority is its
+    /// own level, 999 the highest), below required. No number of optional constraints can move
+    /// a root's frame; only required constraints that cannot fit in it can.
+    nonisolated public static let rootFrameStrength = Strength(level: 1_000)
 
     /// The solver constraints of the last layout of this view's tree, as kiwi's `dump` lists
     /// them, for tools and benchmarks that solve the same system elsewhere. The root's
     /// ``layoutVariables`` are edit variables at ``rootFrameStrength``.
     public var solverConstraints: [Constraint] { rootView.engine?.solverConstraints ?? [] }
+
+    /// The edit variables of the last layout of this view's tree, with their strengths and the
+    /// values last suggested: the root's frame and the frames of views placed by them. With
+    /// ``solverConstraints`` it is the whole system the solver holds.
+    public var solverEdits: [SolverEdit] { rootView.engine?.solverEdits ?? [] }
+
+    /// The solver of this view's tree, once it has been laid out, for tests.
+    package var layoutSolver: Solver? { rootView.engine?.solver }
 
     /// What the last layout of this view's tree broke or skipped.
     public var layoutReport: LayoutReport { rootView.engine?.report ?? LayoutReport() }

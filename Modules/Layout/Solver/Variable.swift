@@ -17,3 +17,14 @@ public final class Variable: CustomStringConvertible {
     /// The name, or the object's identity if it has none.
     public var description: String { name.isEmpty ? "v\(ObjectIdentifier(self).hashValue & 0xFFFF)" : name }
 }
+
+/// An edit variable as a layout holds it: the variable, its strength and the value last
+/// suggested (see ``View/solverEdits``).
+public struct SolverEdit {
+    /// The edit variable.
+    public let variable: Variable
+    /// Its strength.
+    public let strength: Strength
+    /// The value last suggested.
+    public let value: Double
+}

@@ -1,0 +1,258 @@
+/// The symbols a constraint put into the tableau, to find its row again on removal: the slack
+/// or the first error symbol (`marker`), and the second error symbol (`other`).
+struct ConstraintTag {
+    var marker = Symbol.invalid
+    var other = Symbol.invalid
+}
+
+/// The simplex tableau in solved form: every basic symbol's row in terms of the parametric
+/// symbols, an index of the rows each parametric symbol is in, and the objective. ``Solver``
+/// turns constraints into rows; this type pivots.
+final class Tableau {
+    private(set) var rows: [Symbol: Row] = [:]
+    /// For each parametric symbol, the basic symbols whose rows contain it: pivots and
+    /// substitutions visit those rows only, never the whole tableau.
+    private var columns: [Symbol: Set<Symbol>] = [:]
+    let objective = Objective()
+    /// The phase-one objective while a row is added through an artificial variable.
+    private var artificial: Objective?
+    /// Rows whose constant went negative after an edit, for the dual simplex.
+    private var infeasibleRows: [Symbol] = []
+    private var nextID: UInt32 = 1
+    /// For tests: how many of the next pivots (a new row's included) fail as rounding would
+    /// make them.
+    var injectedFailures = 0
+
+    func makeSymbol(_ kind: Symbol.Kind) -> Symbol {
+        defer { nextID += 1 }
+        return Symbol(id: nextID, kind: kind)
+    }
+
+    /// The value of `symbol` in the current solution: its row's constant, or 0 if it is
+    /// parametric.
+    func value(of symbol: Symbol) -> Double { rows[symbol]?.constant ?? 0 }
+
+    /// How many rows contain `symbol`.
+    func columnCount(of symbol: Symbol) -> Int { columns[symbol]?.count ?? 0 }
+
+    // MARK: Rows
+
+    /// Makes `row` the row of `basic`, indexing its symbols.
+    func setRow(_ basic: Symbol, _ row: Row) {
+        rows[basic] = row
+        for symbol in row.symbols { columns[symbol, default: []].insert(basic) }
+    }
+
+    /// Takes the row of `basic` out of the tableau and the index.
+    @discardableResult
+    func removeRow(_ basic: Symbol) -> Row? {
+        guard let row = rows.removeValue(forKey: basic) else { return nil }
+        for symbol in row.symbols { columns[symbol]?.remove(basic) }
+        return row
+    }
+
+    /// Replaces `symbol` by `row` in every row that has it and in the objectives.
+    func substitute(_ symbol: Symbol, with row: Row) {
+        for basic in columns.removeValue(forKey: symbol) ?? [] {
+            guard let other = rows[basic] else { continue }
+            other.substitute(symbol, with: row)
+            for added in row.symbols {
+                if other.coefficient(for: added) == 0 {
+                    columns[added]?.remove(basic)
+                } else {
+                    columns[added, default: []].insert(basic)
+                }
+            }
+            if basic.kind != .external && other.constant < 0 { infeasibleRows.append(basic) }
+        }
+        objective.substitute(symbol, with: row)
+        artificial?.substitute(symbol, with: row)
+    }
+
+    /// Makes `entering` basic in place of `leaving`, whose row has it.
+    func pivot(entering: Symbol, leaving: Symbol) throws(SolverError) {
+        try consumeInjectedFailure()
+        guard let row = removeRow(leaving) else { return }
+        row.solve(for: leaving, entering)
+        substitute(entering, with: row)
+        setRow(entering, row)
+    }
+
+    /// Adds `row` with `subject` as its basic symbol.
+    func add(_ row: Row, subject: Symbol) throws(SolverError) {
+        try consumeInjectedFailure()
+        row.solve(for: subject)
+        substitute(subject, with: row)
+        setRow(subject, row)
+    }
+
+    // MARK: The objective
+
+    /// Takes a removed constraint's error symbol out of the objective, so that the optimum no
+    /// longer counts it.
+    func removeEffects(of marker: Symbol, strength: Strength) {
+        let level = objective.index(of: strength.level)
+        if let row = rows[marker] {
+            objective.insert(row, -strength.value, at: level)
+        } else {
+            objective.insert(marker, -strength.value, at: level)
+        }
+    }
+
+    // MARK: Simplex
+
+    /// Primal simplex on `objective` until no symbol can improve it.
+    func optimize(
+        _ objective: Objective, entering choose: (Objective) -> Symbol? = \.enteringSymbol
+    ) throws(SolverError) {
+        while let entering = choose(objective) {
+            guard let leaving = leavingRow(for: entering) else {
+                throw .internalError("the objective is unbounded")
+            }
+            try pivot(entering: entering, leaving: leaving)
+        }
+    }
+
+    /// Primal simplex on the solver's objective.
+    func optimize() throws(SolverError) { try optimize(objective) }
+
+    /// Adds `row`, which has no subject that keeps the tableau feasible, through an artificial
+    /// variable (phase one). Returns whether the row can hold; if not, the tableau is left with
+    /// the artificial phase's pivots, and the caller rebuilds it.
+    func addWithArtificialVariable(_ row: Row) throws(SolverError) -> Bool {
+        let art = makeSymbol(.slack)
+        setRow(art, Row(copying: row))
+        artificial = Objective(copying: row)
+        if let artificial { try optimize(artificial, entering: cheapestEntering) }
+        let success = nearZero(artificial?.constant ?? 0)
+        artificial = nil
+
+        if let artRow = removeRow(art) {
+            if artRow.isEmpty { return success }
+            guard let entering = artRow.symbols.first(where: \.isPivotable) else { return false }
+            artRow.solve(for: art, entering)
+            substitute(entering, with: artRow)
+            setRow(entering, artRow)
+        }
+        for basic in columns.removeValue(forKey: art) ?? [] { rows[basic]?.remove(art) }
+        objective.remove(art)
+        return success
+    }
+
+    /// For the artificial phase: the improving symbol in the fewest rows. Any improving one
+    /// makes progress; the lowest id (kiwi's rule) is usually the root's edit error, which
+    /// every row of a screen contains, so each such add touched the whole tableau.
+    private func cheapestEntering(_ objective: Objective) -> Symbol? {
+        objective.improvingSymbols.min(by: cheaperToSubstitute)
+    }
+
+    /// Orders symbols by how many rows contain them, then by id.
+    func cheaperToSubstitute(_ a: Symbol, _ b: Symbol) -> Bool {
+        let (countA, countB) = (columnCount(of: a), columnCount(of: b))
+        return countA != countB ? countA < countB : a < b
+    }
+
+    /// The row that limits `entering` most; ties go to the lowest symbol id, as in kiwi.
+    private func leavingRow(for entering: Symbol) -> Symbol? {
+        var best: (symbol: Symbol, ratio: Double)?
+        for symbol in columns[entering] ?? [] where symbol.kind != .external {
+            guard let row = rows[symbol] else { continue }
+            let coefficient = row.coefficient(for: entering)
+            guard coefficient < 0 else { continue }
+            let ratio = -row.constant / coefficient
+            if let current = best,
+                ratio > current.ratio || (ratio == current.ratio && symbol.id > current.symbol.id)
+            {
+                continue
+            }
+            best = (symbol, ratio)
+        }
+        return best?.symbol
+    }
+
+    /// Moves the constant of every row that has `marker` by `delta` times its coefficient, as
+    /// an edit's new value does, and notes the rows that became infeasible.
+    func shift(_ marker: Symbol, by delta: Double) {
+        var infeasible: [Symbol] = []
+        for symbol in columns[marker] ?? [] {
+            guard let row = rows[symbol] else { continue }
+            let coefficient = row.coefficient(for: marker)
+            if coefficient != 0 && row.add(delta * coefficient) < 0 && symbol.kind != .external {
+                infeasible.append(symbol)
+            }
+        }
+        // kiwi finds these in symbol order; sorting the few found is cheaper than every row key.
+        infeasibleRows += infeasible.sorted()
+    }
+
+    /// Moves the constant of `basic`'s row by `delta`; returns whether it has such a row.
+    func shiftRow(_ basic: Symbol, by delta: Double) -> Bool {
+        guard let row = rows[basic] else { return false }
+        if row.add(delta) < 0 { infeasibleRows.append(basic) }
+        return true
+    }
+
+    /// Dual simplex: restores feasibility after edits, keeping optimality. The entering symbol
+    /// is the one whose costs, divided by its coefficient, are lowest level by level.
+    func dualOptimize() throws(SolverError) {
+        defer { infeasibleRows.removeAll() }
+        while let leaving = infeasibleRows.popLast() {
+            guard let row = rows[leaving], row.constant < 0 else { continue }
+            var entering = Symbol.invalid
+            var enteringCoefficient = 0.0
+            for (symbol, coefficient) in zip(row.symbols, row.coefficients)
+            where coefficient > 0 && symbol.kind != .dummy {
+                guard entering.isValid else {
+                    (entering, enteringCoefficient) = (symbol, coefficient)
+                    continue
+                }
+                // Ties (common: many constraints share a strength) go to the cheaper pivot.
+                let below = objective.ratio(symbol, coefficient, isBelow: entering, enteringCoefficient)
+                if below ?? cheaperToSubstitute(symbol, entering) {
+                    (entering, enteringCoefficient) = (symbol, coefficient)
+                }
+            }
+            guard entering.isValid else { throw .internalError("the dual simplex found no entering symbol") }
+            try pivot(entering: entering, leaving: leaving)
+        }
+    }
+
+    private func consumeInjectedFailure() throws(SolverError) {
+        guard injectedFailures > 0 else { return }
+        injectedFailures -= 1
+        throw .internalError("injected failure")
+    }
+
+    /// The row to pivot out when removing a constraint whose marker is not basic.
+    func markerLeavingRow(_ marker: Symbol) -> Symbol? {
+        var first: (Symbol, Double)?
+        var second: (Symbol, Double)?
+        var third: Symbol?
+        for symbol in (columns[marker] ?? []).sorted() {
+            guard let row = rows[symbol] else { continue }
+            let coefficient = row.coefficient(for: marker)
+            if coefficient == 0 { continue }
+            if symbol.kind == .external {
+                third = symbol
+            } else if coefficient < 0 {
+                let ratio = -row.constant / coefficient
+                if first == nil || ratio < first?.1 ?? 0 { first = (symbol, ratio) }
+            } else {
+                let ratio = row.constant / coefficient
+                if second == nil || ratio < second?.1 ?? 0 { second = (symbol, ratio) }
+            }
+        }
+        return first?.0 ?? second?.0 ?? third
+    }
+
+    /// Takes a removed constraint's marker out of the tableau: drops its row if it is basic,
+    /// else pivots it in on the row `markerLeavingRow` picks and drops that.
+    func removeMarker(_ marker: Symbol) throws(SolverError) {
+        if removeRow(marker) != nil { return }
+        guard let leaving = markerLeavingRow(marker), let row = removeRow(leaving) else {
+            throw .internalError("no row to take the removed constraint's marker out of")
+        }
+        row.solve(for: leaving, marker)
+        substitute(marker, with: row)
+    }
+}
