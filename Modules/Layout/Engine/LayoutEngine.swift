@@ -16,7 +16,11 @@ final class LayoutEngine {
         let version: Int
         let signature: Int
         var seen: Int
+        /// When the engine added it, to list the constraints in a stable order.
+        let order: Int
     }
+
+    private var nextOrder = 0
 
     private unowned let root: View
     let solver = Solver()
@@ -46,10 +50,12 @@ final class LayoutEngine {
         }
     }
 
-    /// The solver constraints in the tableau, in no particular order: the views' constraints
-    /// and the links of the views placed by their frames (whose frames are edit variables).
+    /// The solver constraints in the tableau: the views' constraints in the order the engine
+    /// added them (parents first), then the links of the views placed by their frames (whose
+    /// frames are edit variables).
     var solverConstraints: [Constraint] {
-        installed.values.map(\.solverConstraint) + placements.values.flatMap(\.links)
+        installed.values.sorted { $0.order < $1.order }.map(\.solverConstraint)
+            + placements.values.flatMap(\.links)
     }
 
     /// The edit variables with their strengths and the values last suggested: the root's frame
@@ -366,7 +372,8 @@ final class LayoutEngine {
             try solver.addConstraint(solverConstraint)
             installed[ObjectIdentifier(constraint)] = Installed(
                 constraint: constraint, solverConstraint: solverConstraint, version: constraint.version,
-                signature: signature, seen: pass)
+                signature: signature, seen: pass, order: nextOrder)
+            nextOrder += 1
         } catch {
             guard case .unsatisfiableConstraint = error else { return record(error) }
             // Left out, as Auto Layout breaks a constraint; it stays out until something changes.
