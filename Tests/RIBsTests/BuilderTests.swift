@@ -129,7 +129,7 @@ final class SharingComponent: Component<EmptyDependency>, @unchecked Sendable {
 
 @Suite("Component.shared")
 struct ComponentTests {
-    @Test("returns one instance per component and property")
+    @Test("test_shared: one instance per component and property")
     func sharedInstance() {
         let component = SharingComponent(dependency: RootDependencyStub())
         let first = component.thing
@@ -139,7 +139,7 @@ struct ComponentTests {
         #expect(SharingComponent(dependency: RootDependencyStub()).thing !== first)
     }
 
-    @Test("keeps a nil optional instead of re-running its factory (RIBs-iOS re-runs it)")
+    @Test("test_shared_optional: a factory that returns nil runs once, and nil is what later reads get")
     func sharedOptional() {
         let component = SharingComponent(dependency: RootDependencyStub())
         #expect(component.maybeThing == nil)

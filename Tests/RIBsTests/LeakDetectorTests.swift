@@ -26,7 +26,7 @@ struct LeakDetectorTests {
         var object: Object? = Object()
         if let object {
             detector.expectDeallocate(object: object, inTime: 60)
-            detector.expectViewControllerDisappear(ViewControllerStub(), inTime: 60)
+            detector.expectViewControllerDisappear(viewController: ViewControllerStub(), inTime: 60)
         }
         object = nil
         let clock = ContinuousClock()
@@ -71,14 +71,16 @@ struct LeakDetectorTests {
         #expect(detector.leaks(of: other).count == 1)
     }
 
-    @Test("checks a view controller's disappearance only if it is still on screen")
+    @Test(
+        "expectViewControllerDisappear(viewController:), RIBs-iOS's name: a view controller still on screen at the deadline is a leak"
+    )
     func viewDisappearance() async {
         let detector = LeakDetector(reportsLeaksAsAssertions: false, environment: [:])
         let visible = ViewControllerMock()
         visible.isPresentedInWindow = true
         let hidden = ViewControllerMock()
-        detector.expectViewControllerDisappear(visible, inTime: 0.05)
-        detector.expectViewControllerDisappear(hidden, inTime: 0.05)
+        detector.expectViewControllerDisappear(viewController: visible, inTime: 0.05)
+        detector.expectViewControllerDisappear(viewController: hidden, inTime: 0.05)
         await detector.waitUntilComplete()
         #expect(detector.leaks(of: visible).map(\.kind) == [.viewDisappearance])
         #expect(detector.leaks(of: hidden).isEmpty)

@@ -22,6 +22,24 @@ class InteractorMock: Interactor {
     }
 }
 
+/// An ``Interactable`` that is not an ``Interactor``, like RIBs-iOS's `InteractableMock`: it
+/// counts the calls it gets and changes state only when the test sets ``isActive``.
+@MainActor
+final class InteractableMock: Interactable {
+    private let subject = StreamSubject<Bool>(replaying: false)
+    var activateCallCount = 0
+    var deactivateCallCount = 0
+
+    var isActive = false {
+        didSet { subject.send(isActive) }
+    }
+
+    var isActiveStream: SubjectStream<Bool> { subject.stream }
+
+    func activate() { activateCallCount += 1 }
+    func deactivate() { deactivateCallCount += 1 }
+}
+
 /// A view controller stand-in whose on-screen state the test sets.
 @MainActor
 final class ViewControllerMock: ViewControllable {

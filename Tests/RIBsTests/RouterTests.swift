@@ -92,6 +92,48 @@ struct RouterTests {
         #expect(child.children.count == 1, "the detached child keeps its own children")
     }
 
+    @Test(
+        "test_attachChild_activatesSubtreeOfTheChild: attaching a loaded child activates its inactive grandchild once"
+    )
+    func attachActivatesSubtreeOfTheChild() {
+        let parent = TestRouter()
+        parent.interactor.activate()
+        parent.load()
+        let child = TestRouter()
+        let grandchildInteractor = InteractableMock()
+        child.attachChild(Router(interactor: grandchildInteractor))
+        let direct = grandchildInteractor.activateCallCount
+        parent.attachChild(child)
+        #expect(direct == 1, "attachChild itself activates")
+        #expect(grandchildInteractor.activateCallCount == 2, "the child's activation reaches the grandchild")
+
+        grandchildInteractor.isActive = true
+        parent.detachChild(child)
+        parent.attachChild(child)
+        #expect(grandchildInteractor.activateCallCount == 2, "an active grandchild is not activated again")
+    }
+
+    @Test(
+        "test_detachChild_deactivatesSubtreeOfTheChild: only a grandchild that is active hears deactivate()"
+    )
+    func detachDeactivatesSubtreeOfTheChild() {
+        let parent = TestRouter()
+        parent.interactor.activate()
+        parent.load()
+        let child = TestRouter()
+        let grandchildInteractor = InteractableMock()
+        child.attachChild(Router(interactor: grandchildInteractor))
+        parent.attachChild(child)
+
+        parent.detachChild(child)
+        #expect(grandchildInteractor.deactivateCallCount == 0, "it was inactive: RIBs-iOS does not call it")
+
+        grandchildInteractor.isActive = true
+        parent.attachChild(child)
+        parent.detachChild(child)
+        #expect(grandchildInteractor.deactivateCallCount == 1)
+    }
+
     @Test("re-attaching a detached subtree re-activates it without loading it again")
     func reattach() {
         let parent = TestRouter()

@@ -32,6 +32,14 @@ final class RecordingWorkflow: Workflow<String> {
     }
 }
 
+/// A finite async sequence of `values`, to fork into a workflow.
+func elements<Element: Sendable>(_ values: Element...) -> AsyncStream<Element> {
+    AsyncStream { continuation in
+        for value in values { continuation.yield(value) }
+        continuation.finish()
+    }
+}
+
 struct StepFailure: Error, CustomStringConvertible {
     var description: String { "step failed" }
 }
@@ -39,7 +47,7 @@ struct StepFailure: Error, CustomStringConvertible {
 @MainActor
 @Suite("Workflow", .recordingLeakDetector)
 struct WorkflowTests {
-    @Test("runs each step once, in order, passing items and values along")
+    @Test("test_workflowDidComplete: runs each step once, in order, passing items and values along")
     func nestedStepsDoNotRepeat() async {
         let workflow = RecordingWorkflow()
         var calls: [String] = []
@@ -64,7 +72,7 @@ struct WorkflowTests {
         _ = handle
     }
 
-    @Test("a throwing step goes to didReceiveError and stops its chain")
+    @Test("test_workflowReceivesError: a throwing step goes to didReceiveError and stops its chain")
     func receivesError() async {
         let workflow = RecordingWorkflow()
         var reachedAfterError = false
@@ -80,6 +88,116 @@ struct WorkflowTests {
         #expect(workflow.errors == ["step failed"])
         #expect(!reachedAfterError)
         #expect(workflow.completeCount == 0)
+    }
+
+    @Test("Step.onError: a step's handler hears its own error and earlier steps' errors, not later ones")
+    func stepOnError() async {
+        let workflow = RecordingWorkflow()
+        var heard: [String] = []
+        workflow
+            .onStep { item in (item, 1) }
+            .onError { _ in heard.append("before the throwing step") }
+            .onStep { _, _ -> (String, Int)? in throw StepFailure() }
+            .onError { heard.append("throwing step: \($0)") }
+            .onStep { item, value in (item, value) }
+            .onError { heard.append("after: \($0)") }
+            .commit()
+        _ = workflow.subscribe("root")
+        await workflow.waitForEvent()
+        #expect(heard == ["throwing step: step failed", "after: step failed"])
+        #expect(workflow.errors == ["step failed"])
+    }
+
+    @Test(
+        "an error in a shared step reaches didReceiveError and onError once per committed chain, as in RIBs-iOS"
+    )
+    func sharedStepErrorPerCommittedChain() async {
+        let workflow = RecordingWorkflow()
+        var heard = 0
+        let shared =
+            workflow
+            .onStep { _ -> (String, Int)? in throw StepFailure() }
+            .onError { _ in heard += 1 }
+        shared.fork().onStep { item, value in (item, value) }.commit()
+        shared.fork().onStep { item, value in (item, value) }.commit()
+        _ = workflow.subscribe("root")
+        await workflow.waitForEvent()
+        await workflow.waitForEvent()
+        #expect(workflow.errors == ["step failed", "step failed"])
+        #expect(heard == 2)
+        #expect(workflow.completeCount == 0)
+    }
+
+    @Test(
+        "test_nestedStepsDoNotRepeat: a sequence forked into the workflow from inside a running step runs its chain once"
+    )
+    func nestedForkedSequence() async {
+        let workflow = RecordingWorkflow()
+        var runs: [String: Int] = [:]
+        let (innerDone, signal) = AsyncStream<Void>.makeStream()
+        workflow
+            .onStep { item in
+                runs["outer 1", default: 0] += 1
+                return (item, ())
+            }
+            .onStep { item, _ in
+                runs["outer 2", default: 0] += 1
+                let inner: Step<String, String, Int> = elements(("inner", 1)).fork(workflow)
+                inner
+                    .onStep { item, value in
+                        runs["inner 1", default: 0] += 1
+                        return (item, value + 1)
+                    }
+                    .onStep { _, value in
+                        runs["inner 2:\(value)", default: 0] += 1
+                        signal.yield()
+                        return ((), ())
+                    }
+                    .commit()
+                return (item, ())
+            }
+            .commit()
+        _ = workflow.subscribe("root")
+        var iterator = innerDone.makeAsyncIterator()
+        await iterator.next()
+        for _ in 0..<20 { await Task.yield() }
+        #expect(runs == ["outer 1": 1, "outer 2": 1, "inner 1": 1, "inner 2:2": 1])
+        #expect(workflow.forkCount == 1, "test_workflowDidFork")
+        #expect(workflow.completeCount == 1)
+    }
+
+    @Test("a forked sequence waits for the subscription, and one that ends empty ends its chain")
+    func forkedSequenceWaitsForSubscribe() async {
+        let workflow = RecordingWorkflow()
+        var ran = false
+        let empty: Step<String, String, Int> = elements().fork(workflow)
+        empty.onStep { _, _ in
+            ran = true
+            return ((), ())
+        }.commit()
+        for _ in 0..<20 { await Task.yield() }
+        #expect(workflow.completeCount == 0, "nothing runs before subscribe")
+        _ = workflow.subscribe("root")
+        await workflow.waitForEvent()
+        #expect(!ran)
+        #expect(workflow.completeCount == 1)
+    }
+
+    @Test(
+        "disposeWith(workflow:) is cancelWith(workflow:): bound work stops with the workflow's subscription"
+    )
+    func cancelWithWorkflow() {
+        let workflow = RecordingWorkflow()
+        workflow.onStep { item in (item, ()) }.commit()
+        let bound = AnyCancellable {}
+        bound.cancelWith(workflow: workflow)
+        let handle = workflow.subscribe("root")
+        #expect(!bound.isCancelled)
+        handle.cancel()
+        #expect(bound.isCancelled)
+        let late = AnyCancellable {}
+        late.cancelWith(workflow: workflow)
+        #expect(late.isCancelled, "bound after the subscription was cancelled: cancelled at once")
     }
 
     @Test("a step returning nil ends the chain and completes the workflow")
@@ -99,7 +217,9 @@ struct WorkflowTests {
         #expect(!reached)
     }
 
-    @Test("forks share the root step, which runs once; didFork per fork; didComplete once")
+    @Test(
+        "test_fork_verifySingleInvocationAtRoot: forks share the root step, which runs once; didFork per fork; didComplete once"
+    )
     func forkSharesRoot() async {
         let workflow = RecordingWorkflow()
         var rootRuns = 0

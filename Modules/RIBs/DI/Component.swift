@@ -32,8 +32,8 @@ open class Component<DependencyType>: Dependency {
     /// Returns the one instance of the calling property, making it with `factory` the first time.
     ///
     /// The instance is keyed by the calling property's name (and the type), so call this only
-    /// from a computed property's getter. Unlike RIBs-iOS, an optional that the factory returns
-    /// as `nil` is kept too: the factory runs once, whatever it returns.
+    /// from a computed property's getter. A factory runs once whatever it returns, `nil` included,
+    /// as RIBs-iOS's does (its code, compiled and run with Swift 6.3.1, stores the `nil` too).
     ///
     /// The factory runs under the component's lock; it may read other shared properties of the
     /// same component, but must not wait for work on another thread that reads this component.
@@ -47,8 +47,8 @@ open class Component<DependencyType>: Dependency {
             return instance
         }
         let instance = try factory()
-        // `updateValue`, not a subscript assignment: assigning an optional `nil` through the
-        // subscript would remove the entry, which is exactly RIBs-iOS's re-run-on-nil bug.
+        // `updateValue`, not a subscript assignment: should `T` ever be known as an optional
+        // here, assigning its `nil` through the subscript would remove the entry instead.
         sharedInstances.updateValue(instance, forKey: key)
         return instance
     }

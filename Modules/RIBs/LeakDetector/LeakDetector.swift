@@ -123,7 +123,7 @@ public final class LeakDetector {
     /// - Returns: A handle that calls the check off.
     @discardableResult
     public func expectViewControllerDisappear(
-        _ viewController: any ViewControllable, inTime time: Double = LeakDefaultExpectationTime.viewDisappear
+        viewController: any ViewControllable, inTime time: Double = LeakDefaultExpectationTime.viewDisappear
     ) -> any LeakDetectionHandle {
         schedule(
             Expectation(

@@ -129,10 +129,15 @@ open class Router<InteractorType>: Routing {
     }
 
     private func setSubtreeActive(_ isActive: Bool) {
-        // Pre-order: a parent changes state before its children.
+        // Pre-order: a parent changes state before its children. Only interactors in the other
+        // state are told, as in RIBs-iOS: an `Interactable` that is not an `Interactor` (a mock
+        // counting calls, say) must not hear a `deactivate()` while it is already inactive.
         var stack: [any Routing] = children.reversed()
         while let router = stack.popLast() {
-            if isActive { router.interactable.activate() } else { router.interactable.deactivate() }
+            let interactor = router.interactable
+            if interactor.isActive != isActive {
+                if isActive { interactor.activate() } else { interactor.deactivate() }
+            }
             stack.append(contentsOf: router.children.reversed())
         }
     }

@@ -41,7 +41,9 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
                 self.disappearanceCheck?.cancel()
                 self.disappearanceCheck =
                     isActive
-                    ? nil : LeakDetector.instance.expectViewControllerDisappear(self.viewControllable)
+                    ? nil
+                    : LeakDetector.instance.expectViewControllerDisappear(
+                        viewController: self.viewControllable)
             }
         }
         super.internalDidLoad()

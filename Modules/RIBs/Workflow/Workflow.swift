@@ -17,12 +17,18 @@
 ///
 /// Each step returns the next actionable item and a value, or `nil` to end its chain early.
 /// Steps that share a parent share its result: a parent step runs once however many chains
-/// continue from it. The callbacks follow RIBs-iOS: ``didComplete()`` at most once, when the
-/// first committed chain completes; ``didFork()`` for every ``Step/fork()``; and
-/// ``didReceiveError(_:)`` for a step that throws.
+/// continue from it. A chain may also start from any async sequence of `(item, value)` pairs
+/// (``_Concurrency/AsyncSequence/fork(_:)``), as RIBs-iOS forks an observable.
+///
+/// The callbacks follow RIBs-iOS: ``didComplete()`` at most once, when the first committed chain
+/// completes; ``didFork()`` for every fork; and ``didReceiveError(_:)`` once for each committed
+/// chain through a step that throws, as each committed Rx chain is its own subscription there.
 @MainActor
 open class Workflow<ActionableItemType> {
-    let root = StepNode { input in input }
+    let root = StepNode(parent: nil) { input in input }
+    /// Everything running for this workflow, and what ``Cancellable/cancelWith(workflow:)``
+    /// adds; cancelled together by the handle ``subscribe(_:)`` returns.
+    let bag = CancelBag()
     private var hasStarted = false
     private var hasCompleted = false
 
@@ -32,10 +38,11 @@ open class Workflow<ActionableItemType> {
     /// Called once, when the first committed chain has run to its end (or a step ended it early).
     open func didComplete() {}
 
-    /// Called for each ``Step/fork()``.
+    /// Called for each fork: ``Step/fork()`` and ``_Concurrency/AsyncSequence/fork(_:)``.
     open func didFork() {}
 
-    /// Called when a step throws; the chain through that step stops.
+    /// Called when a step throws, once for each committed chain through that step; those chains
+    /// stop there.
     open func didReceiveError(_ error: any Error) {}
 
     /// Adds the first step: it runs with the root actionable item once that item is active.
@@ -45,7 +52,7 @@ open class Workflow<ActionableItemType> {
                 NextActionableItemType, NextValueType
             )?
     ) -> Step<ActionableItemType, NextActionableItemType, NextValueType> {
-        let node = StepNode { input in
+        let node = StepNode(parent: root) { input in
             guard let item = input as? ActionableItemType else { return nil }
             guard await waitUntilActive(item) else { return nil }
             return try await onStep(item)
@@ -59,7 +66,8 @@ open class Workflow<ActionableItemType> {
     /// Subscribing before any ``Step/commit()``, or a second time, is a ``ProgrammerError``;
     /// nothing runs and the handle does nothing.
     ///
-    /// - Returns: A handle that cancels every running step.
+    /// - Returns: A handle that cancels every running step, and whatever was bound to the
+    ///   workflow with ``Cancellable/cancelWith(workflow:)``.
     public final func subscribe(_ actionableItem: ActionableItemType) -> any Cancellable {
         guard root.leadsToCommit else {
             RIBsDiagnostics.report(.workflowNotCommitted(workflow: typeName(of: self)))
@@ -70,8 +78,7 @@ open class Workflow<ActionableItemType> {
             return AnyCancellable {}
         }
         hasStarted = true
-        let bag = CancelBag()
-        run(root, input: actionableItem, bag: bag)
+        run(root, input: actionableItem)
         return bag
     }
 
@@ -79,24 +86,57 @@ open class Workflow<ActionableItemType> {
         didFork()
     }
 
-    private func run(_ node: StepNode, input: Any, bag: CancelBag) {
+    /// Starts a chain committed after the workflow started: from the first of its steps that
+    /// has not run, once the step before it has its result.
+    func didCommit(_ node: StepNode) {
+        guard hasStarted else { return }
+        var path: [StepNode] = []
+        var current: StepNode? = node
+        while let step = current {
+            path.append(step)
+            current = step.parent
+        }
+        for step in path.reversed() {
+            guard case .finished(let output) = step.progress else { continue }
+            for child in step.children where child.leadsToCommit && child.progress.isIdle {
+                run(child, input: output)
+            }
+        }
+    }
+
+    private func run(_ node: StepNode, input: Any) {
+        node.progress = .running
         let task = Task { @MainActor in
             do {
                 guard let output = try await node.body(input), !Task.isCancelled else {
+                    node.progress = .ended
                     if !Task.isCancelled { completeIfNotYet() }
                     return
                 }
+                node.progress = .finished(output)
                 if node.isCommitted { completeIfNotYet() }
-                for child in node.children where child.leadsToCommit {
-                    run(child, input: output, bag: bag)
+                for child in node.children where child.leadsToCommit && child.progress.isIdle {
+                    run(child, input: output)
                 }
             } catch is CancellationError {
-                return
+                node.progress = .ended
             } catch {
-                didReceiveError(error)
+                node.progress = .ended
+                report(error, thrownBy: node)
             }
         }
         bag.insert(task)
+    }
+
+    /// Reports `error` once for each committed chain through `node`, each time to the chain's
+    /// ``Step/onError(_:)`` handlers from `node` down, then to ``didReceiveError(_:)``.
+    private func report(_ error: any Error, thrownBy node: StepNode) {
+        for chain in node.committedChains() {
+            for step in chain {
+                for handler in step.errorHandlers { handler(error) }
+            }
+            didReceiveError(error)
+        }
     }
 
     private func completeIfNotYet() {
@@ -119,11 +159,26 @@ func waitUntilActive(_ item: Any) async -> Bool {
 /// One node of a workflow's step tree. Values are type-erased here; ``Step`` keeps them typed.
 @MainActor
 final class StepNode {
+    /// Where a step is in its one run.
+    enum Progress {
+        case idle, running, ended
+        /// Ran, and its result is what the steps after it start from.
+        case finished(Any)
+
+        var isIdle: Bool {
+            if case .idle = self { true } else { false }
+        }
+    }
+
     let body: @MainActor (Any) async throws -> Any?
+    private(set) weak var parent: StepNode?
     private(set) var children: [StepNode] = []
     var isCommitted = false
+    var progress = Progress.idle
+    var errorHandlers: [@MainActor (any Error) -> Void] = []
 
-    init(body: @escaping @MainActor (Any) async throws -> Any?) {
+    init(parent: StepNode?, body: @escaping @MainActor (Any) async throws -> Any?) {
+        self.parent = parent
         self.body = body
     }
 
@@ -135,5 +190,14 @@ final class StepNode {
     /// unsubscribed Rx chain never runs.
     var leadsToCommit: Bool {
         isCommitted || children.contains { $0.leadsToCommit }
+    }
+
+    /// Each committed chain through this node, as the steps from this node to its commit.
+    func committedChains() -> [[StepNode]] {
+        var chains: [[StepNode]] = isCommitted ? [[self]] : []
+        for child in children {
+            chains += child.committedChains().map { [self] + $0 }
+        }
+        return chains
     }
 }
