@@ -34,32 +34,41 @@ let modules: [Module] = [
     .module(
         "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"],
         testDependencies: ["HTTPTestServer", .log]),
-    .module("Domain", layer: .domain),
+    .module("Domain", layer: .domain, testDependencies: ["DomainTesting"]),
+    .module("DomainTesting", layer: .domain, dependencies: ["Domain"], tests: false),
     .module(
         "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider"],
         testDependencies: ["Domain", "NetworkProvider", "LocalProvider", "HTTPTestServer"]),
     .feature(
         "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"],
-        testDependencies: ["RIBs", "Domain", "HeadlessUI"]),
+        testDependencies: ["RIBs", "HeadlessUI"]),
     .feature(
         "Todo",
         dependencies: ["RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"],
-        testDependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"]),
+        testDependencies: [
+            "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo",
+        ]),
     .feature(
         "Profile",
-        dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "DeclarativeUI", "RIBsHeadlessUI"],
-        testDependencies: ["RIBs", "Domain", "Layout", "HeadlessUI"]),
+        dependencies: [
+            "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "DeclarativeUI", "RIBsHeadlessUI",
+        ],
+        testDependencies: ["RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI"]),
     .feature(
         "Root", dependencies: ["RIBs", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
-        testDependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"]),
+        testDependencies: [
+            "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "RIBsHeadlessUI",
+        ]),
     .app(
         "TodoAppCore",
         dependencies: [
-            "RIBs", "Domain", "Data", "LocalProvider", "NetworkProvider", "Layout", "HeadlessUI",
-            "RIBsHeadlessUI",
-            "Root",
+            .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
+            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root",
         ],
-        testDependencies: ["HTTPTestServer", "HeadlessUITesting"], testExclude: ["Snapshots"]),
+        testDependencies: [
+            .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage,
+        ],
+        testExclude: ["Snapshots"]),
     .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
     .tool(

@@ -35,14 +35,11 @@ final class AppComponent: Component<any EmptyDependency>, RootDependency {
 
     var accentColor: Color { configuration.flavor.accent }
 
-    var activity: ActivityTracker { shared { ActivityTracker() } }
-
-    var todoBook: TodoBook {
+    var todoRepository: any TodoRepository {
         shared {
-            TodoBook(
-                repository: StoredTodoRepository(
-                    store: dataStore,
-                    journal: configuration.dataDirectory.appendingPathComponent("todos.journal")))
+            StoredTodoRepository(
+                store: dataStore, journal: configuration.dataDirectory.appendingPathComponent("todos.journal")
+            )
         }
     }
 
@@ -59,16 +56,14 @@ final class AppComponent: Component<any EmptyDependency>, RootDependency {
     }
 
     private func makePetPhotoRepository() -> any PetPhotoRepository {
+        let baseURL = configuration.apiBaseURL ?? configuration.flavor.publicAPI
         let timeout = configuration.requestTimeout
         switch configuration.flavor.pet {
         case .dog:
-            return DogPhotoRepository(
-                provider: makeProvider(), baseURL: configuration.apiBaseURL ?? DogAPI.defaultBaseURL,
-                timeout: timeout)
+            return DogPhotoRepository(provider: makeProvider(), baseURL: baseURL, timeout: timeout)
         case .cat:
             return CatPhotoRepository(
-                provider: makeProvider(), baseURL: configuration.apiBaseURL ?? CatAPI.defaultBaseURL,
-                apiKey: configuration.catAPIKey, timeout: timeout)
+                provider: makeProvider(), baseURL: baseURL, apiKey: configuration.catAPIKey, timeout: timeout)
         }
     }
 

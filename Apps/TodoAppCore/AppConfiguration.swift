@@ -5,25 +5,24 @@ import Layout
 import LocalProvider
 
 /// Everything the environment and the command line decide about one run.
-public struct AppConfiguration: Sendable {
-    /// Which flavor.
-    public var flavor: AppFlavor
+struct AppConfiguration: Sendable {
+    var flavor: AppFlavor
     /// The window's size in cells.
-    public var size: Size
+    var size: Size
     /// Serve the APIs' bundled sample answers instead of asking the network.
-    public var isOffline: Bool
+    var isOffline: Bool
     /// Why the app is offline when it chose so itself; shown in the status line.
-    public var offlineReason: String?
-    /// The API's base URL: `TODOAPP_API_BASE_URL`, or the public API's.
-    public var apiBaseURL: URL?
+    var offlineReason: String?
+    /// `TODOAPP_API_BASE_URL`, when set; `nil` means the flavor's public API.
+    var apiBaseURL: URL?
     /// The Cat API's key (`CAT_API_KEY`); never logged or drawn.
-    public var catAPIKey: String?
+    var catAPIKey: String?
     /// Seconds before a photo request gives up (`TODOAPP_TIMEOUT`, 10 by default).
-    public var requestTimeout: TimeInterval
+    var requestTimeout: TimeInterval
     /// Where the todos and favourites live.
-    public var dataDirectory: URL
+    var dataDirectory: URL
     /// The folder UserDefaults writes its suite files to.
-    public var configDirectory: URL
+    var configDirectory: URL
 
     /// Reads `environment`:
     /// - `TODOAPP_HOME`: keep data in `$TODOAPP_HOME/data/<flavor>` and UserDefaults in
@@ -32,11 +31,9 @@ public struct AppConfiguration: Sendable {
     /// - `TODOAPP_API_BASE_URL`, `CAT_API_KEY`, `TODOAPP_TIMEOUT`.
     ///
     /// - Throws: ``AppError/badEnvironment(_:)`` for a base URL or timeout that does not parse.
-    public init(
-        flavor: AppFlavor, options: AppOptions, environment: [String: String]
-    ) throws(AppError) {
+    init(flavor: AppFlavor, options: AppOptions, environment: [String: String]) throws(AppError) {
         self.flavor = flavor
-        size = options.size
+        size = options.size ?? Size(width: 80, height: 24)
         isOffline = options.offline
         if let home = environment["TODOAPP_HOME"], !home.isEmpty {
             let root = URL(fileURLWithPath: home, isDirectory: true)
@@ -64,18 +61,16 @@ public struct AppConfiguration: Sendable {
 }
 
 /// Why the app could not start.
-public enum AppError: Error, Equatable, CustomStringConvertible {
+enum AppError: Error, Equatable, CustomStringConvertible {
     /// An environment variable's value is not usable.
     case badEnvironment(String)
-    /// A command-line argument is not usable.
-    case badArgument(String)
     /// The data folder or the script could not be opened.
     case cannotOpen(String)
 
     /// A sentence for standard error.
-    public var description: String {
+    var description: String {
         switch self {
-        case .badEnvironment(let reason), .badArgument(let reason), .cannotOpen(let reason): reason
+        case .badEnvironment(let reason), .cannotOpen(let reason): reason
         }
     }
 }

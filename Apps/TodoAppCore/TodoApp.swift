@@ -1,18 +1,21 @@
-import Domain
+import ArgumentParser
 import Foundation
 import HeadlessUI
 import Layout
 import RIBs
 import RIBsHeadlessUI
+import Reactor
 import Root
 
 /// The headless TodoApp: it launches the RIB tree into a HeadlessUI window, then reads commands
-/// (typed, or from `--script`), sends each along the window's responder chain, waits until the
-/// screens have settled, and draws the frame.
+/// (typed, or from `--script`), sends each along the window's responder chain, and draws the
+/// frame. The work a command sets going is the reactor actions it sent (``Reactor/SentActions``):
+/// a scripted run awaits them before it draws; at the prompt the frame comes at once and is drawn
+/// again when they are reduced.
 @MainActor
 public final class TodoApp {
     /// How a run ended, as the process's exit status.
-    public enum ExitStatus: Int32, Sendable {
+    enum ExitStatus: Int32, Sendable {
         /// Normal end.
         case success = 0
         /// The RIBs leak detector found a leak.
@@ -56,27 +59,35 @@ public final class TodoApp {
     }
 
     /// Runs the flavor; returns how it ended.
-    public static func run(
+    static func run(
         flavor: AppFlavor, arguments: [String], environment: [String: String], name: String
     ) async -> ExitStatus {
         let options: AppOptions
         var configuration: AppConfiguration
         do {
-            options = try AppOptions(arguments: arguments)
-            if options.wantsHelp {
-                print(AppOptions.usage(for: name))
+            options = try AppOptions.parse(arguments)
+        } catch {
+            let code = AppOptions.exitCode(for: error)
+            let message = AppOptions.fullMessage(for: error)
+            if code == .success {
+                print(message)
                 return .success
             }
-            configuration = try AppConfiguration(flavor: flavor, options: options, environment: environment)
-        } catch {
-            printError("\(name): \(error)\n\(AppOptions.usage(for: name))")
+            printError(message)
             return .usage
         }
-        if !options.hasExplicitSize, options.script == nil, let size = Terminal.size() {
+        do {
+            configuration = try AppConfiguration(flavor: flavor, options: options, environment: environment)
+        } catch {
+            printError("\(name): \(error)")
+            return .usage
+        }
+        if options.size == nil, options.script == nil, let size = Terminal.size() {
             configuration.size = Size(width: max(40, size.width), height: max(12, size.height - 2))
         }
-        if !configuration.isOffline, configuration.apiBaseURL == nil {
-            let host = (flavor.pet == .dog ? "dog.ceo" : "api.thecatapi.com")
+        if !configuration.isOffline, configuration.apiBaseURL == nil,
+            let host = configuration.flavor.publicAPI.host
+        {
             if await !Reachability.canResolve(host) {
                 configuration.isOffline = true
                 configuration.offlineReason = "\(host) cannot be resolved: offline, with sample photos."
@@ -103,27 +114,27 @@ public final class TodoApp {
         return await app.run(commands, scripted: scripted)
     }
 
-    /// A scripted run waits for the screens to settle before each frame, so that frames are
-    /// the same on every run. At the prompt, the frame comes at once and is drawn again when
-    /// work still under way (a photo on its way) has finished.
+    /// A scripted run awaits the actions each command sent before it draws, so that frames are
+    /// the same on every run. At the prompt, the frame comes at once and is drawn again when work
+    /// still under way (a photo on its way) has been reduced.
     private func run(_ commands: CommandSource, scripted: Bool) async -> ExitStatus {
         // A live terminal gets the alternate screen, as full-screen programs do, and its own
         // screen back before any leak is reported.
         screen.useAlternateScreen(true)
         await loop(commands, scripted: scripted)
-        redraw?.cancel()
+        for redraw in redraws { redraw.task.cancel() }
         screen.useAlternateScreen(false)
         return await finish()
     }
 
     private func loop(_ commands: CommandSource, scripted: Bool) async {
-        router.launch(from: window)
-        var message = configuration.offlineReason ?? "Type `help` for the commands."
-        await show(message, scripted: scripted)
+        let launched = SentActions.during { router.launch(from: window) }
+        message = configuration.offlineReason ?? "Type `help` for the commands."
+        await show(after: launched, scripted: scripted)
         while let line = await commands.next() {
-            redraw?.cancel()
             guard let command = TerminalCommand(line) else { continue }
             if scripted { output("> \(command.line)\n") }
+            var sent = SentActions.during {}
             switch command.name {
             case "quit", "exit":
                 return
@@ -132,31 +143,41 @@ public final class TodoApp {
             case "tree":
                 message = RouterTree(router).text
             default:
-                switch window.perform(command) {
+                var result = CommandResult.notHandled
+                sent = SentActions.during { result = window.perform(command) }
+                switch result {
                 case .handled: message = ""
                 case .failed(let reason): message = reason
                 case .notHandled: message = "Unknown here: \(command.name). Type `help` for the commands."
                 }
             }
-            await show(message, scripted: scripted)
+            await show(after: sent, scripted: scripted)
         }
     }
 
-    private var redraw: Task<Void, Never>?
+    /// What the status line under the frame says: the last command's outcome.
+    private var message = ""
+    /// The redraws waiting for work still under way at the prompt.
+    private var redraws: [(sent: SentActions, task: Task<Void, Never>)] = []
 
-    private func show(_ message: String, scripted: Bool) async {
-        let activity = component.activity
-        if scripted { await activity.waitUntilIdle() }
-        draw(message: message, prompt: !scripted)
-        guard !scripted, !activity.isIdle else { return }
-        redraw = Task { [weak self] in
-            await activity.waitUntilIdle()
-            guard !Task.isCancelled else { return }
-            self?.draw(message: message, prompt: true)
+    private func show(after sent: SentActions, scripted: Bool) async {
+        if scripted {
+            await sent.reduced()
+            draw(prompt: false)
+            return
         }
+        draw(prompt: true)
+        redraws.removeAll { $0.sent.isReduced }
+        guard !sent.isReduced else { return }
+        let redraw = Task { [weak self] in
+            await sent.reduced()
+            guard !Task.isCancelled, let self else { return }
+            self.draw(prompt: true)
+        }
+        redraws.append((sent, redraw))
     }
 
-    private func draw(message: String, prompt: Bool) {
+    private func draw(prompt: Bool) {
         screen.present(window.render())
         // A live frame ends on its last row; an appended one with an empty line.
         var text = screen.mode == .live ? "\r\n" : ""

@@ -10,6 +10,7 @@ import RIBs
 ///     struct State { var count = 0 }
 ///
 ///     let initialState = State()
+///     let runtime = ReactorRuntime<CounterReactor>()
 ///
 ///     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
 ///         .just(.add(1))
@@ -22,17 +23,20 @@ import RIBs
 ///     }
 /// }
 ///
-/// reactor.send(.increase)
-/// for await state in reactor.state { render(state) }
+/// reactor.state.sink { render($0) }
+/// await reactor.send(.increase).reduced()
 /// ```
 ///
-/// The pipeline is ReactorKit's: `transform(action:)` → `mutate(action:)` (one sequence per
-/// action, run concurrently) → `transform(mutation:)` → `reduce(state:mutation:)` →
-/// `transform(state:)` → ``Reactor/currentState`` and ``Reactor/state``. A `mutate` sequence that
-/// throws ends only itself: the error goes to ``Reactor/mutationDidFail(_:action:)`` and later
-/// actions are handled as usual.
+/// Actions are handled one at a time, in the order they were sent: an action's `mutate` starts
+/// once every mutation of the action before it has been reduced. So `mutate` always sees the
+/// state its action was sent into, and a slow action's late result can never overwrite the
+/// state a later action made. (ReactorKit merges the actions' sequences instead, so its actions
+/// may interleave.) ``send(_:)`` returns a ``SentAction`` to await that moment.
+///
+/// A `mutate` sequence that throws ends only itself: the error goes to
+/// ``mutationDidFail(_:action:)`` and the next action is handled as usual.
 @MainActor
-public protocol Reactor: AnyObject {
+public protocol Reactor: AnyObject, Sendable {
     /// What the view asks for.
     associatedtype Action: Sendable
     /// A change to apply to the state; the same as `Action` unless declared.
@@ -43,54 +47,49 @@ public protocol Reactor: AnyObject {
     /// The state before any mutation.
     var initialState: State { get }
 
-    /// Transforms the stream of actions, e.g. to merge in actions from elsewhere. Identity by default.
-    func transform(action: AsyncStream<Action>) -> AsyncStream<Action>
+    /// Where the reactor keeps its state and the actions waiting their turn. Declare it as a
+    /// stored property, `let runtime = ReactorRuntime<MyReactor>()`: a protocol cannot add
+    /// storage, and ReactorKit's side table of associated objects has no Swift equivalent.
+    var runtime: ReactorRuntime<Self> { get }
 
     /// The mutations for `action`. By default none, or the action itself when `Action == Mutation`.
     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error>
 
-    /// Transforms the stream of mutations, e.g. to merge in global events. Identity by default.
-    func transform(mutation: AsyncStream<Mutation>) -> AsyncStream<Mutation>
-
     /// Applies `mutation` to `state`. Must be pure. Returns `state` unchanged by default.
     func reduce(state: State, mutation: Mutation) -> State
 
-    /// Transforms the stream of states before they are published. Identity by default.
-    func transform(state: AsyncStream<State>) -> AsyncStream<State>
-
-    /// Called when a `mutate` sequence throws. The pipeline goes on. Does nothing by default.
+    /// Called when a `mutate` sequence throws; the next action is handled as usual. Does nothing
+    /// by default.
     func mutationDidFail(_ error: any Error, action: Action)
 }
 
 extension Reactor {
-    /// Returns `action` unchanged.
-    public func transform(action: AsyncStream<Action>) -> AsyncStream<Action> { action }
-
     /// Produces no mutation.
     public func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> { .empty() }
-
-    /// Returns `mutation` unchanged.
-    public func transform(mutation: AsyncStream<Mutation>) -> AsyncStream<Mutation> { mutation }
 
     /// Returns `state` unchanged.
     public func reduce(state: State, mutation: Mutation) -> State { state }
 
-    /// Returns `state` unchanged.
-    public func transform(state: AsyncStream<State>) -> AsyncStream<State> { state }
-
     /// Ignores the error.
     public func mutationDidFail(_ error: any Error, action: Action) {}
 
-    /// The latest published state; ``initialState`` until the first mutation is reduced.
-    public var currentState: State { runtime.currentState }
+    /// The latest state; ``initialState`` until the first mutation is reduced.
+    public var currentState: State { runtime.currentState(of: self) }
 
-    /// The published states: the current one first, then each new one.
-    public var state: SubjectStream<State> { runtime.stateSubject.stream }
+    /// The states: the current one first, then each new one. A
+    /// ``RIBs/SubjectStream/sink(receiveValue:receiveCompletion:)`` hears each state before
+    /// the ``SentAction`` that made it counts as reduced.
+    public var state: SubjectStream<State> { runtime.states(of: self) }
 
-    /// Sends `action` into the pipeline (ReactorKit's `reactor.action.onNext(action)`). In stub
-    /// mode it is only recorded in ``ReactorStub/actions``.
-    public func send(_ action: Action) {
-        runtime.send(action, reactor: self)
+    /// Sends `action` to be handled after the actions sent before it (ReactorKit's
+    /// `reactor.action.onNext(action)`). In stub mode it is only recorded in
+    /// ``ReactorStub/actions``.
+    ///
+    /// - Returns: The action on its way; `await` its ``SentAction/reduced()`` to know when its
+    ///   mutations have been reduced.
+    @discardableResult
+    public func send(_ action: Action) -> SentAction {
+        runtime.send(action, to: self)
     }
 
     /// In stub mode, `mutate` and `reduce` are bypassed: actions are recorded and the state is
@@ -100,10 +99,8 @@ extension Reactor {
         set { runtime.stub.isEnabled = newValue }
     }
 
-    /// The stub: recorded actions and direct state control. See ``isStubEnabled``.
+    /// The recorded actions and direct control of the state; see ``isStubEnabled``.
     public var stub: ReactorStub<Self> { runtime.stub }
-
-    var runtime: ReactorRuntime<Self> { ReactorStorage.runtime(for: self) }
 }
 
 extension Reactor where Action == Mutation {

@@ -1,132 +1,108 @@
 import RIBs
 
-/// The storage and pipeline of one reactor. A protocol cannot add stored properties, so, as
-/// ReactorKit does with its weak map table, each reactor's runtime lives in a side table.
+/// A reactor's state, its subscribers and the actions waiting their turn; each ``Reactor``
+/// stores one (`let runtime = ReactorRuntime<MyReactor>()`) and reaches it through the
+/// protocol's extension, never directly.
+///
+/// Queued actions are handled by one task, which exists only while there is work; it holds the
+/// reactor weakly, so a reactor that goes away with actions queued cancels the one in progress
+/// and lets every waiting ``SentAction`` return.
 @MainActor
-final class ReactorRuntime<R: Reactor> {
-    let stateSubject: StreamSubject<R.State>
-    private(set) var currentState: R.State
+public final class ReactorRuntime<R: Reactor> {
+    private var latestState: R.State?
+    private var subject: StreamSubject<R.State>?
+    private var queue: [(action: R.Action, sent: SentAction)] = []
+    private var worker: Task<Void, Never>?
     lazy var stub = ReactorStub<R> { [unowned self] state in self.publish(state) }
 
-    private var actionInput: AsyncStream<R.Action>.Continuation?
-    private var tasks: [Task<Void, Never>] = []
+    /// A runtime for a reactor that has not started: its state is the reactor's
+    /// `initialState` until the first mutation.
+    public nonisolated init() {}
 
-    init(initialState: R.State) {
-        currentState = initialState
-        stateSubject = StreamSubject(replaying: initialState)
+    isolated deinit {
+        worker?.cancel()
+        for waiting in queue { waiting.sent.markReduced() }
+        subject?.finish()
     }
 
-    func send(_ action: R.Action, reactor: R) {
+    func currentState(of reactor: R) -> R.State {
+        latestState ?? reactor.initialState
+    }
+
+    func states(of reactor: R) -> SubjectStream<R.State> {
+        if let subject { return subject.stream }
+        let subject = StreamSubject(replaying: currentState(of: reactor))
+        self.subject = subject
+        return subject.stream
+    }
+
+    func send(_ action: R.Action, to reactor: R) -> SentAction {
+        let sent = SentAction()
+        SentActions.record(sent)
         if stub.isEnabled {
             stub.record(action)
-            return
+            sent.markReduced()
+            return sent
         }
-        if actionInput == nil { startPipeline(for: reactor) }
-        actionInput?.yield(action)
-    }
-
-    /// Ends the pipeline; called when the reactor is gone.
-    func shutDown() {
-        actionInput?.finish()
-        for task in tasks { task.cancel() }
-        tasks.removeAll()
-        stateSubject.finish()
+        queue.append((action, sent))
+        if worker == nil { startWorker(for: reactor) }
+        return sent
     }
 
     private func publish(_ state: R.State) {
-        currentState = state
-        stateSubject.send(state)
+        latestState = state
+        subject?.send(state)
     }
 
-    private func startPipeline(for reactor: R) {
-        let (actions, actionInput) = AsyncStream<R.Action>.makeStream()
-        let (mutations, mutationInput) = AsyncStream<R.Mutation>.makeStream()
-        let (states, stateInput) = AsyncStream<R.State>.makeStream()
-        self.actionInput = actionInput
+    /// The next action to handle, or `nil` (and no worker any more) when there is none.
+    private func dequeue() -> (action: R.Action, sent: SentAction)? {
+        guard !queue.isEmpty else {
+            worker = nil
+            return nil
+        }
+        return queue.removeFirst()
+    }
 
-        let transformedActions = reactor.transform(action: actions)
-        let transformedMutations = reactor.transform(mutation: mutations)
-        let transformedStates = reactor.transform(state: states)
-        let initialState = currentState
-
-        // Actions → mutations. Each action's sequence runs in its own task, as flatMap merges.
-        tasks.append(
-            Task { [weak reactor] in
-                for await action in transformedActions {
-                    guard let reactor else { break }
-                    let sequence = reactor.mutate(action: action)
-                    Task { [weak reactor] in
-                        do {
-                            for try await mutation in sequence { mutationInput.yield(mutation) }
-                        } catch {
-                            reactor?.mutationDidFail(error, action: action)
-                        }
-                    }
+    private func startWorker(for reactor: R) {
+        let runtime = Weak(self)
+        let reactor = Weak(reactor)
+        worker = Task {
+            // The worker outlives the call that started it: actions its work sends belong to
+            // no caller's group.
+            await SentActions.outsideAnyGroup {
+                while let next = runtime.object?.dequeue() {
+                    await Self.handle(next.action, runtime: runtime, reactor: reactor)
+                    next.sent.markReduced()
                 }
-                mutationInput.finish()
-            })
+            }
+        }
+    }
 
-        // Mutations → states, folded with reduce from the initial state.
-        tasks.append(
-            Task { [weak reactor] in
-                var state = initialState
-                for await mutation in transformedMutations {
-                    guard let reactor else { break }
-                    state = reactor.reduce(state: state, mutation: mutation)
-                    stateInput.yield(state)
-                }
-                stateInput.finish()
-            })
+    /// Runs `action`'s mutations through `reduce`. Holds neither the runtime nor the reactor
+    /// while it waits for the next mutation, so either may go away meanwhile.
+    private static func handle(_ action: R.Action, runtime: Weak<ReactorRuntime>, reactor: Weak<R>) async {
+        guard let mutations = reactor.object?.mutate(action: action) else { return }
+        do {
+            for try await mutation in mutations {
+                guard let runtime = runtime.object, let reactor = reactor.object else { return }
+                runtime.apply(mutation, of: reactor)
+            }
+        } catch {
+            reactor.object?.mutationDidFail(error, action: action)
+        }
+    }
 
-        // States → currentState and the published stream.
-        tasks.append(
-            Task { [weak self] in
-                for await state in transformedStates {
-                    guard let self else { break }
-                    if self.stub.isEnabled { continue }
-                    self.publish(state)
-                }
-            })
+    private func apply(_ mutation: R.Mutation, of reactor: R) {
+        let state = reactor.reduce(state: currentState(of: reactor), mutation: mutation)
+        if !stub.isEnabled { publish(state) }
     }
 }
 
-/// The side table of reactor runtimes, keyed by reactor identity.
-@MainActor
-enum ReactorStorage {
-    private struct Entry {
-        weak var owner: AnyObject?
-        let runtime: AnyObject
-        let shutDown: @MainActor () -> Void
+/// A reference that does not keep its object alive.
+private struct Weak<Object: AnyObject & Sendable>: Sendable {
+    weak var object: Object?
+
+    init(_ object: Object) {
+        self.object = object
     }
-
-    private static var entries: [ObjectIdentifier: Entry] = [:]
-    private static var pruneThreshold = 64
-
-    static func runtime<R: Reactor>(for reactor: R) -> ReactorRuntime<R> {
-        let key = ObjectIdentifier(reactor)
-        if let entry = entries[key], entry.owner === reactor,
-            let runtime = entry.runtime as? ReactorRuntime<R>
-        {
-            return runtime
-        }
-        // Either new, or a dead reactor's entry whose address was reused.
-        entries[key]?.shutDown()
-        let runtime = ReactorRuntime<R>(initialState: reactor.initialState)
-        entries[key] = Entry(owner: reactor, runtime: runtime, shutDown: { runtime.shutDown() })
-        if entries.count >= pruneThreshold { pruneDeadReactors() }
-        return runtime
-    }
-
-    /// Shuts down and drops the runtimes of reactors that are gone. Amortised: runs when the
-    /// table has doubled since the last prune.
-    private static func pruneDeadReactors() {
-        for (key, entry) in entries where entry.owner == nil {
-            entry.shutDown()
-            entries.removeValue(forKey: key)
-        }
-        pruneThreshold = max(64, entries.count * 2)
-    }
-
-    /// The number of runtimes held, live or not yet pruned; for tests.
-    static var count: Int { entries.count }
 }

@@ -2,7 +2,7 @@
 /// set, actions are recorded here instead of mutating, and the state is set directly.
 @MainActor
 public final class ReactorStub<R: Reactor> {
-    /// Whether stub mode is on.
+    /// Whether stub mode is on; ``Reactor/isStubEnabled`` sets it.
     public var isEnabled = false
 
     /// Every action sent while stub mode was on, in order.

@@ -1,4 +1,3 @@
-import Domain
 import HeadlessUI
 import RIBs
 import Testing
@@ -6,17 +5,14 @@ import Testing
 @testable import AddTodo
 
 @MainActor
-final class AddTodoDependencyMock: AddTodoDependency {
-    let repository = InMemoryTodoRepository()
-    lazy var todoBook = TodoBook(repository: repository)
-}
+final class AddTodoDependencyMock: AddTodoDependency {}
 
 @MainActor
 final class AddTodoListenerMock: AddTodoListener {
-    var saved: [(title: String, warning: String?)] = []
+    var submitted: [String] = []
     var cancelled = 0
 
-    func addTodoDidSave(_ todo: Todo, warning: String?) { saved.append((todo.title, warning)) }
+    func addTodoDidSubmit(title: String) { submitted.append(title) }
     func addTodoDidCancel() { cancelled += 1 }
 }
 
@@ -29,47 +25,38 @@ final class AddTodoPresenterMock: AddTodoPresentable {
 }
 
 @MainActor
-@Suite("AddTodo: saves through the parent's book, reports refusals, cancels")
+@Suite("AddTodo: a form that checks the title and hands it to its listener")
 struct AddTodoTests {
-    let dependency = AddTodoDependencyMock()
     let listener = AddTodoListenerMock()
 
-    @Test("a valid title is added to the book and reported to the listener")
-    func save() {
+    func makeInteractor() -> (AddTodoInteractor, AddTodoPresenterMock) {
         let presenter = AddTodoPresenterMock()
-        let interactor = AddTodoInteractor(presenter: presenter, book: dependency.todoBook)
+        let interactor = AddTodoInteractor(presenter: presenter)
         interactor.listener = listener
+        return (interactor, presenter)
+    }
+
+    @Test("a valid title goes to the listener, on one line and trimmed")
+    func submit() {
+        let (interactor, presenter) = makeInteractor()
         #expect(presenter.listener === interactor)
-        interactor.didTapSave(title: "  buy jam ")
-        #expect(listener.saved.map(\.title) == ["buy jam"])
-        #expect(listener.saved.first?.warning == nil)
-        #expect(dependency.repository.savedTodos.map(\.title) == ["buy jam"])
+        interactor.didTapSave(title: "  buy\njam ")
+        #expect(listener.submitted == ["buy jam"])
+        #expect(presenter.problems.isEmpty)
     }
 
-    @Test("an empty title stays on the screen with the reason; nothing is added")
+    @Test("an empty or overlong title stays on the screen with the reason; the listener hears nothing")
     func refused() {
-        let presenter = AddTodoPresenterMock()
-        let interactor = AddTodoInteractor(presenter: presenter, book: dependency.todoBook)
-        interactor.listener = listener
+        let (interactor, presenter) = makeInteractor()
         interactor.didTapSave(title: " ")
-        #expect(presenter.problems == ["A todo needs a title."])
-        #expect(listener.saved.isEmpty)
-        #expect(dependency.todoBook.list.todos.isEmpty)
+        interactor.didTapSave(title: String(repeating: "x", count: 201))
+        #expect(presenter.problems == ["A todo needs a title.", "A title can be at most 200 characters."])
+        #expect(listener.submitted.isEmpty)
     }
 
-    @Test("a save that cannot be written still adds the todo, with a warning")
-    func notSaved() {
-        dependency.repository.failSaves(with: .unwritable(reason: "read-only"))
-        let interactor = AddTodoInteractor(presenter: AddTodoPresenterMock(), book: dependency.todoBook)
-        interactor.listener = listener
-        interactor.didTapSave(title: "jam")
-        #expect(listener.saved.first?.title == "jam")
-        #expect(listener.saved.first?.warning == "Not saved: could not write (read-only)")
-    }
-
-    @Test("the builder takes the book from the parent's dependency; the screen's commands reach the listener")
+    @Test("the builder wires the listener; the screen's save and cancel commands reach it")
     func builderAndCommands() throws {
-        let router = AddTodoBuilder(dependency: dependency).build(withListener: listener)
+        let router = AddTodoBuilder(dependency: AddTodoDependencyMock()).build(withListener: listener)
         let interactor = try #require(router.interactable as? AddTodoInteractor)
         #expect(interactor.listener === listener)
         #expect(interactor.router === router)
@@ -77,7 +64,7 @@ struct AddTodoTests {
         screen.loadViewIfNeeded()
         #expect(screen.handle(try #require(TerminalCommand("save oat milk"))) == .handled)
         #expect(screen.titleField.text == "oat milk")
-        #expect(dependency.todoBook.list.todos.map(\.title) == ["oat milk"])
+        #expect(listener.submitted == ["oat milk"])
         #expect(screen.handle(try #require(TerminalCommand("cancel"))) == .handled)
         #expect(listener.cancelled == 1)
         #expect(screen.handle(try #require(TerminalCommand("done 1"))) == .notHandled)

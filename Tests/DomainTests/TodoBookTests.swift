@@ -1,4 +1,5 @@
 import Domain
+import DomainTesting
 import Foundation
 import Testing
 
@@ -35,31 +36,5 @@ struct TodoBookTests {
         let book = TodoBook(repository: InMemoryTodoRepository(loadFailure: .unreadable(reason: "moved")))
         #expect(book.list.todos.isEmpty)
         #expect(book.loadError == .unreadable(reason: "moved"))
-    }
-}
-
-@MainActor
-@Suite("ActivityTracker")
-struct ActivityTrackerTests {
-    @Test("waitUntilIdle returns once every begun activity ended")
-    func waitsForActivities() async {
-        let tracker = ActivityTracker()
-        await tracker.waitUntilIdle()
-        tracker.begin()
-        tracker.begin()
-        var finished = false
-        let waiter = Task { @MainActor in
-            await tracker.waitUntilIdle()
-            finished = true
-        }
-        await Task.yield()
-        tracker.end()
-        await Task.yield()
-        #expect(!finished)
-        tracker.end()
-        await waiter.value
-        #expect(finished)
-        tracker.end()
-        #expect(tracker.count == 0)
     }
 }

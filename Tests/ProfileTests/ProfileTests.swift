@@ -1,8 +1,10 @@
 import Domain
+import DomainTesting
 import Foundation
 import HeadlessUI
 import Layout
 import RIBs
+import Reactor
 import Testing
 
 @testable import Profile
@@ -20,7 +22,6 @@ final class ProfileDependencyMock: ProfileDependency {
     let store = InMemoryProfileStore(profile: Profile(name: "Ada"))
     let photos: InMemoryPetPhotoRepository
     lazy var favoritePhotos = FavoritePhotos(repository: store)
-    let activity = ActivityTracker()
     var profileRepository: any ProfileRepository { store }
     var petPhotoRepository: any PetPhotoRepository { photos }
 
@@ -42,24 +43,26 @@ func dogPhoto(_ name: String) -> PetPhoto {
 struct ProfileTests {
     func makeInteractor(_ dependency: ProfileDependencyMock) -> (ProfileInteractor, ProfilePresenterMock) {
         let presenter = ProfilePresenterMock()
-        let interactor = ProfileInteractor(
-            presenter: presenter, profiles: dependency.store, photos: dependency.photos,
-            favorites: dependency.favoritePhotos, activity: dependency.activity)
-        return (interactor, presenter)
+        let reactor = ProfileReactor(
+            profiles: dependency.store, photos: dependency.photos, favorites: dependency.favoritePhotos)
+        return (ProfileInteractor(presenter: presenter, reactor: reactor), presenter)
+    }
+
+    /// Runs `body` and returns once the actions it sent are on the screen.
+    private func acting(_ body: () -> Void) async {
+        await SentActions.during(body).reduced()
     }
 
     @Test("activation loads the profile and a photo; refresh asks for another")
     func loadAndRefresh() async {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])
         let (interactor, presenter) = makeInteractor(dependency)
-        interactor.activate()
-        #expect(presenter.states.last?.isLoading == true)
-        await dependency.activity.waitUntilIdle()
+        await acting { interactor.activate() }
+        #expect(presenter.states.contains { $0.isLoading }, "the screen said it was loading")
         #expect(presenter.states.last?.profile.name == "Ada")
         #expect(presenter.states.last?.photo?.id == "a")
         #expect(presenter.states.last?.isLoading == false)
-        interactor.didTapRefresh()
-        await dependency.activity.waitUntilIdle()
+        await acting { interactor.didTapRefresh() }
         #expect(presenter.states.last?.photo?.id == "b")
         #expect(dependency.photos.requestCount == 2)
         interactor.deactivate()
@@ -71,14 +74,11 @@ struct ProfileTests {
             .success(dogPhoto("a")), .failure(.http(status: 500, message: nil)), .failure(.timeout),
         ])
         let (interactor, presenter) = makeInteractor(dependency)
-        interactor.activate()
-        await dependency.activity.waitUntilIdle()
-        interactor.didTapRefresh()
-        await dependency.activity.waitUntilIdle()
+        await acting { interactor.activate() }
+        await acting { interactor.didTapRefresh() }
         #expect(presenter.states.last?.status == "The API answered 500.")
         #expect(presenter.states.last?.photo?.id == "a")
-        interactor.didTapRefresh()
-        await dependency.activity.waitUntilIdle()
+        await acting { interactor.didTapRefresh() }
         #expect(presenter.states.last?.status == "The photo request timed out.")
         interactor.deactivate()
     }
@@ -87,23 +87,37 @@ struct ProfileTests {
     func favouritesAndProfile() async {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a"))])
         let (interactor, presenter) = makeInteractor(dependency)
-        interactor.didTapFavorite()
-        #expect(presenter.states.last?.status == "There is no photo to keep yet; try `refresh`.")
-        interactor.activate()
-        await dependency.activity.waitUntilIdle()
-        interactor.didTapFavorite()
+        await acting { interactor.activate() }
+        await acting { interactor.didTapFavorite() }
         #expect(presenter.states.last?.isFavorite == true)
         #expect(presenter.states.last?.favoriteCount == 1)
         #expect((try? dependency.store.loadFavorites().map(\.id)) == ["a"])
-        interactor.didTapFavorite()
+        await acting { interactor.didTapFavorite() }
         #expect((try? dependency.store.loadFavorites())?.isEmpty == true)
-        interactor.didChangeName("Grace")
-        interactor.didChangeBio("compilers")
+        await acting {
+            interactor.didChangeName("Grace")
+            interactor.didChangeBio("compilers")
+        }
         #expect((try? dependency.store.loadProfile()) == Profile(name: "Grace", bio: "compilers"))
         dependency.store.failSaves(with: .unwritable(reason: "read-only"))
-        interactor.didChangeBio("lost?")
+        await acting { interactor.didChangeBio("lost?") }
         #expect(presenter.states.last?.status == "Profile not saved: could not write (read-only)")
         #expect(presenter.states.last?.profile.bio == "lost?", "the screen keeps what was typed")
+        interactor.deactivate()
+    }
+
+    @Test("fav before any photo says there is none yet; a failed favourites save says so")
+    func favouriteWithoutPhoto() async {
+        let dependency = ProfileDependencyMock(answers: [.failure(.timeout), .success(dogPhoto("a"))])
+        let (interactor, presenter) = makeInteractor(dependency)
+        await acting { interactor.activate() }
+        await acting { interactor.didTapFavorite() }
+        #expect(presenter.states.last?.status == "There is no photo to keep yet; try `refresh`.")
+        await acting { interactor.didTapRefresh() }
+        dependency.store.failSaves(with: .unwritable(reason: "full"))
+        await acting { interactor.didTapFavorite() }
+        #expect(presenter.states.last?.status == "Favourites not saved: could not write (full)")
+        #expect(presenter.states.last?.isFavorite == true, "kept in memory, as FavoritePhotos does")
         interactor.deactivate()
     }
 
@@ -115,13 +129,17 @@ struct ProfileTests {
         let window = Window(size: Size(width: 60, height: 16))
         window.rootViewController = screen
         window.makeKeyAndVisible()
-        router.interactable.activate()
-        router.load()
-        await dependency.activity.waitUntilIdle()
+        await SentActions.during {
+            router.interactable.activate()
+            router.load()
+        }.reduced()
         let text = window.render().lines.joined(separator: "\n")
         #expect(text.contains("Ada"))
         #expect(text.contains("Your dog: pug · size unknown"))
-        #expect(screen.handle(try #require(TerminalCommand("name Grace Hopper"))) == .handled)
+        let name = try #require(TerminalCommand("name Grace Hopper"))
+        var result = CommandResult.notHandled
+        await SentActions.during { result = screen.handle(name) }.reduced()
+        #expect(result == .handled)
         #expect(window.render().lines.contains { $0.contains("Grace Hopper") })
         #expect(screen.handle(try #require(TerminalCommand("done 1"))) == .notHandled)
         router.interactable.deactivate()

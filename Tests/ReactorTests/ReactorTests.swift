@@ -11,16 +11,52 @@ func nextValue<I: AsyncIteratorProtocol>(
 
 struct Boom: Error {}
 
+/// The counts a synchronous sink heard.
+@MainActor
+final class Heard {
+    var counts: [Int] = []
+
+    func sink(_ reactor: CounterReactor) -> any Cancellable {
+        reactor.state.sink { state in MainActor.assumeIsolated { self.counts.append(state.count) } }
+    }
+}
+
+/// A one-shot signal a test opens when it wants a held-back mutation to arrive.
+final class Gate: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream<Void>.makeStream()
+    }
+
+    func open() { continuation.finish() }
+
+    func wait() async {
+        for await _ in stream {}
+    }
+}
+
 @MainActor
 final class CounterReactor: Reactor {
     enum Action: Sendable, Equatable {
         case increase
         case fail
         case loadSlowly(Int)
+        case set(Int)
+        /// Sets `value` once `gate` opens: an answer that comes late.
+        case setLate(Int, gate: Gate)
+        /// Adds the count it sees in `mutate` to itself: doubles it.
+        case double
+
+        static func == (lhs: Action, rhs: Action) -> Bool {
+            String(describing: lhs) == String(describing: rhs)
+        }
     }
 
     enum Mutation: Sendable, Equatable {
         case add(Int)
+        case set(Int)
         case setLoading(Bool)
     }
 
@@ -30,13 +66,9 @@ final class CounterReactor: Reactor {
     }
 
     let initialState = State()
+    let runtime = ReactorRuntime<CounterReactor>()
     var calls: [String] = []
     var failures: [Action] = []
-
-    func transform(action: AsyncStream<Action>) -> AsyncStream<Action> {
-        calls.append("transform(action:)")
-        return action
-    }
 
     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
         calls.append("mutate(\(action))")
@@ -51,16 +83,20 @@ final class CounterReactor: Reactor {
         case .loadSlowly(let amount):
             return .run { send in
                 send(.setLoading(true))
-                try await Task.sleep(for: .milliseconds(20))
+                await Task.yield()
                 send(.add(amount))
                 send(.setLoading(false))
             }
+        case .set(let value):
+            return .just(.set(value))
+        case .setLate(let value, let gate):
+            return .run { send in
+                await gate.wait()
+                send(.set(value))
+            }
+        case .double:
+            return .just(.add(currentState.count))
         }
-    }
-
-    func transform(mutation: AsyncStream<Mutation>) -> AsyncStream<Mutation> {
-        calls.append("transform(mutation:)")
-        return mutation
     }
 
     func reduce(state: State, mutation: Mutation) -> State {
@@ -68,26 +104,15 @@ final class CounterReactor: Reactor {
         var state = state
         switch mutation {
         case .add(let amount): state.count += amount
+        case .set(let value): state.count = value
         case .setLoading(let loading): state.isLoading = loading
         }
-        return state
-    }
-
-    func transform(state: AsyncStream<State>) -> AsyncStream<State> {
-        calls.append("transform(state:)")
         return state
     }
 
     func mutationDidFail(_ error: any Error, action: Action) {
         failures.append(action)
     }
-}
-
-/// Waits for the first state satisfying `predicate`.
-@MainActor
-func firstState<R: Reactor>(of reactor: R, where predicate: (R.State) -> Bool) async -> R.State? {
-    for await state in reactor.state where predicate(state) { return state }
-    return nil
 }
 
 @MainActor
@@ -97,22 +122,24 @@ struct ReactorTests {
     func initialState() async throws {
         let reactor = CounterReactor()
         #expect(reactor.currentState == CounterReactor.State())
-        reactor.send(.increase)
-        _ = await firstState(of: reactor) { $0.count == 1 }
+        await reactor.send(.increase).reduced()
         var late = reactor.state.makeAsyncIterator()
         #expect(try await nextValue(&late).count == 1)
         #expect(reactor.currentState.count == 1)
     }
 
-    @Test("runs the pipeline in ReactorKit's order")
-    func pipelineOrder() async {
+    @Test("send(_:).reduced() returns once every mutation of the action is reduced, and no sooner")
+    func awaitableSend() async {
         let reactor = CounterReactor()
-        reactor.send(.increase)
-        _ = await firstState(of: reactor) { $0.count == 1 }
+        let sent = reactor.send(.loadSlowly(5))
+        #expect(!sent.isReduced)
+        await sent.reduced()
+        #expect(sent.isReduced)
+        #expect(reactor.currentState == .init(count: 5, isLoading: false))
         #expect(
             reactor.calls == [
-                "transform(action:)", "transform(mutation:)", "transform(state:)",
-                "mutate(increase)", "reduce(add(1))",
+                "mutate(loadSlowly(5))", "reduce(setLoading(true))", "reduce(add(5))",
+                "reduce(setLoading(false))",
             ])
     }
 
@@ -127,14 +154,42 @@ struct ReactorTests {
         #expect(try await nextValue(&states) == .init(count: 5, isLoading: false))
     }
 
+    @Test("a later action's state is never overwritten by an earlier action's late result")
+    func laterActionWins() async {
+        let reactor = CounterReactor()
+        let heard = Heard()
+        let subscription = heard.sink(reactor)
+        let gate = Gate()
+        let early = reactor.send(.setLate(1, gate: gate))
+        let later = reactor.send(.set(2))
+        for _ in 0..<20 { await Task.yield() }
+        #expect(reactor.currentState.count == 0, "the later action waits its turn")
+        gate.open()
+        await later.reduced()
+        #expect(early.isReduced)
+        #expect(reactor.currentState.count == 2)
+        #expect(heard.counts == [0, 1, 2])
+        subscription.cancel()
+    }
+
+    @Test("mutate sees the state the action before it made")
+    func mutateSeesPreviousState() async {
+        let reactor = CounterReactor()
+        reactor.send(.set(3))
+        await reactor.send(.double).reduced()
+        #expect(reactor.currentState.count == 6)
+    }
+
     @Test("an error in mutate ends only that action's mutations; later actions still work")
     func errorsDoNotKillTheStream() async {
         let reactor = CounterReactor()
-        reactor.send(.fail)
+        let failing = reactor.send(.fail)
         reactor.send(.increase)
-        reactor.send(.increase)
-        let state = await firstState(of: reactor) { $0.count == 2 }
-        #expect(state?.isLoading == true, "the failing action's first mutation was applied")
+        await reactor.send(.increase).reduced()
+        #expect(failing.isReduced)
+        #expect(
+            reactor.currentState == .init(count: 2, isLoading: true),
+            "the failing action's first mutation was applied")
         #expect(reactor.failures == [.fail])
     }
 
@@ -143,11 +198,12 @@ struct ReactorTests {
         @MainActor final class Toggle: Reactor {
             typealias Action = Bool
             let initialState = false
+            let runtime = ReactorRuntime<Toggle>()
             func reduce(state: Bool, mutation: Bool) -> Bool { mutation }
         }
         let reactor = Toggle()
-        reactor.send(true)
-        #expect(await firstState(of: reactor) { $0 } == true)
+        await reactor.send(true).reduced()
+        #expect(reactor.currentState)
     }
 
     @Test("stub mode records actions and sets the state directly, bypassing mutate and reduce")
@@ -155,7 +211,7 @@ struct ReactorTests {
         let reactor = CounterReactor()
         reactor.isStubEnabled = true
         var states = reactor.state.makeAsyncIterator()
-        reactor.send(.increase)
+        #expect(reactor.send(.increase).isReduced, "nothing to wait for in stub mode")
         reactor.send(.loadSlowly(3))
         #expect(reactor.stub.actions == [.increase, .loadSlowly(3)])
         #expect(reactor.stub.lastAction == .loadSlowly(3))
@@ -163,15 +219,26 @@ struct ReactorTests {
         #expect(reactor.currentState.count == 42)
         #expect(try await nextValue(&states).count == 0)
         #expect(try await nextValue(&states).count == 42)
-        #expect(!reactor.calls.contains { $0.hasPrefix("mutate") || $0.hasPrefix("reduce") })
+        #expect(reactor.calls.isEmpty)
     }
 
-    @Test("handles 1,000 actions without losing one")
+    @Test("handles 1,000 actions in order without losing one")
     func manyActions() async {
         let reactor = CounterReactor()
-        for _ in 0..<1_000 { reactor.send(.increase) }
-        let state = await firstState(of: reactor) { $0.count == 1_000 }
-        #expect(state?.count == 1_000)
+        var last: SentAction?
+        for _ in 0..<1_000 { last = reactor.send(.increase) }
+        await last?.reduced()
+        #expect(reactor.currentState.count == 1_000)
+    }
+
+    @Test("a synchronous sink hears each state before its action counts as reduced")
+    func sinkBeforeReduced() async {
+        let reactor = CounterReactor()
+        let heard = Heard()
+        let subscription = heard.sink(reactor)
+        await reactor.send(.set(7)).reduced()
+        #expect(heard.counts == [0, 7])
+        subscription.cancel()
     }
 
     @Test("states can be confined to an interactor's active scope")
@@ -183,5 +250,45 @@ struct ReactorTests {
         #expect(try await nextValue(&confined).count == 0)
         reactor.send(.increase)
         #expect(try await nextValue(&confined).count == 1)
+    }
+
+    @Test("a reactor that goes away cancels its running action and lets every waiting send return")
+    func reactorGoesAway() async {
+        var reactor: CounterReactor? = CounterReactor()
+        weak let gone = reactor
+        let gate = Gate()
+        let running = reactor?.send(.setLate(1, gate: gate))
+        let queued = reactor?.send(.increase)
+        for _ in 0..<20 { await Task.yield() }
+        reactor = nil
+        #expect(gone == nil, "no side table or running work keeps a reactor alive")
+        await running?.reduced()
+        await queued?.reduced()
+        gate.open()
+    }
+}
+
+@MainActor
+@Suite("SentActions")
+struct SentActionsTests {
+    @Test("collects what any reactor is sent while the body runs, through nested calls and groups")
+    func collects() async {
+        let first = CounterReactor()
+        let second = CounterReactor()
+        let outside = first.send(.set(10))
+        var inner: SentActions?
+        let outer = SentActions.during {
+            first.send(.loadSlowly(1))
+            inner = SentActions.during { second.send(.loadSlowly(2)) }
+        }
+        #expect(outer.count == 2)
+        #expect(inner?.count == 1)
+        #expect(!outer.isReduced)
+        await outer.reduced()
+        #expect(outside.isReduced, "sent before, so handled before")
+        #expect(first.currentState.count == 11)
+        #expect(second.currentState.count == 2)
+        #expect(inner?.isReduced == true)
+        #expect(SentActions.during {}.isReduced, "an empty group is reduced")
     }
 }

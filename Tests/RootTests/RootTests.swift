@@ -1,9 +1,11 @@
 import Domain
+import DomainTesting
 import Foundation
 import HeadlessUI
 import Layout
 import RIBs
 import RIBsHeadlessUI
+import Reactor
 import Testing
 
 @testable import Root
@@ -12,10 +14,10 @@ import Testing
 final class RootDependencyMock: RootDependency {
     let appName = "TodoApp-Test"
     let accentColor = Color.cyan
-    let todoBook = TodoBook(repository: InMemoryTodoRepository([Todo(title: "milk")]))
+    let todos = InMemoryTodoRepository([Todo(title: "milk")])
     let store = InMemoryProfileStore()
     lazy var favoritePhotos = FavoritePhotos(repository: store)
-    let activity = ActivityTracker()
+    var todoRepository: any TodoRepository { todos }
     var profileRepository: any ProfileRepository { store }
     var petPhotoRepository: any PetPhotoRepository {
         InMemoryPetPhotoRepository(pet: .cat, answers: [.failure(.offline("no route"))])
@@ -30,8 +32,7 @@ struct RootTests {
         let dependency = RootDependencyMock()
         let router = RootBuilder(dependency: dependency).build()
         let window = Window(size: Size(width: 70, height: 14))
-        router.launch(from: window)
-        await dependency.activity.waitUntilIdle()
+        await SentActions.during { router.launch(from: window) }.reduced()
         #expect(
             RouterTree(router).text == """
                 RootRouter [active, view]

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 
@@ -5,25 +6,50 @@ import Testing
 
 @Suite("The command line and the environment")
 struct AppConfigurationTests {
-    @Test("options: script, size, offline, help; each bad one named")
+    @Test("options: script, size and offline, parsed by ArgumentParser; a bad one is a usage error (64)")
     func options() throws {
-        let options = try AppOptions(arguments: ["--script", "-", "--size", "100x30", "--offline"])
+        let options = try AppOptions.parse(["--script", "-", "--size", "100x30", "--offline"])
         #expect(options.script == "-")
-        #expect(options.size.width == 100 && options.size.height == 30)
-        #expect(options.hasExplicitSize && options.offline && !options.wantsHelp)
-        #expect(try AppOptions(arguments: ["-h"]).wantsHelp)
-        #expect(throws: AppError.badArgument("--script needs a file or -")) {
-            try AppOptions(arguments: ["--script"])
+        #expect(options.size?.width == 100 && options.size?.height == 30)
+        #expect(options.offline)
+        let defaults = try AppOptions.parse([])
+        #expect(defaults.script == nil && defaults.size == nil && !defaults.offline)
+        for arguments in [["--script"], ["--color"], ["--size", "wide"], ["--size", "39x20"]] {
+            #expect(throws: (any Error).self, "\(arguments)") {
+                do {
+                    _ = try AppOptions.parse(arguments)
+                } catch {
+                    #expect(AppOptions.exitCode(for: error) == .validationFailure, "\(arguments)")
+                    throw error
+                }
+            }
         }
-        #expect(throws: AppError.badArgument("unknown argument --color")) {
-            try AppOptions(arguments: ["--color"])
+        do {
+            _ = try AppOptions.parse(["--size", "10x2"])
+        } catch {
+            #expect(
+                AppOptions.fullMessage(for: error).contains("--size takes WxH with W 40…1000 and H 12…1000"))
         }
-        #expect(throws: AppError.self) { try AppOptions(arguments: ["--size", "wide"]) }
+    }
+
+    @Test("--help prints the options and the environment, and exits 0")
+    func help() {
+        do {
+            _ = try AppOptions.parse(["--help"])
+            Issue.record("--help parsed as a run")
+        } catch {
+            #expect(AppOptions.exitCode(for: error) == .success)
+            let help = AppOptions.fullMessage(for: error)
+            for expected in ["--script <FILE|->", "--size <WxH>", "--offline", "TODOAPP_HOME", "CAT_API_KEY"]
+            {
+                #expect(help.contains(expected), "\(expected)")
+            }
+        }
     }
 
     @Test("TODOAPP_HOME puts data and UserDefaults under it; XDG folders otherwise")
     func folders() throws {
-        let options = try AppOptions(arguments: [])
+        let options = try AppOptions.parse([])
         let home = try AppConfiguration(
             flavor: .dog, options: options, environment: ["TODOAPP_HOME": "/srv/todo", "HOME": "/home/ada"])
         #expect(home.dataDirectory.path == "/srv/todo/data/TodoApp-Dog")
@@ -39,7 +65,7 @@ struct AppConfigurationTests {
 
     @Test("the API base, the key and the timeout come from the environment, checked")
     func apiSettings() throws {
-        let options = try AppOptions(arguments: [])
+        let options = try AppOptions.parse([])
         let configuration = try AppConfiguration(
             flavor: .cat, options: options,
             environment: [

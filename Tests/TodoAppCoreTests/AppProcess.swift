@@ -1,7 +1,10 @@
 import Foundation
+import Subprocess
+import SystemPackage
 
 /// A run of a built TodoApp executable (`TodoAppDog` or `TodoAppCat`, built next to this test
-/// bundle by `swift build --build-tests`), with its own `TODOAPP_HOME`.
+/// bundle by `swift build --build-tests`), with its own `TODOAPP_HOME`. Runs are awaited through
+/// swift-subprocess, so a test waiting for the app holds no thread of the cooperative pool.
 struct AppProcess {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -9,7 +12,7 @@ struct AppProcess {
 
     /// What a finished run printed, and how it ended.
     struct Result {
-        var status: Int32
+        var status: TerminationStatus
         var output: String
         var errors: String
 
@@ -22,9 +25,12 @@ struct AppProcess {
         }
     }
 
+    /// More than any frame sequence a test prints; a run printing more fails instead of growing.
+    private static let outputLimit = 64 << 20
+
     let executable: URL
     let home: URL
-    var environment: [String: String] = [:]
+    var environment: [String: String?] = [:]
 
     init(_ name: String, home: URL) throws {
         let testBinary = URL(
@@ -36,65 +42,54 @@ struct AppProcess {
         self.home = home
     }
 
-    private func makeProcess(_ arguments: [String]) -> Process {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["TODOAPP_HOME"] = home.path
-        environment.removeValue(forKey: "XDG_CONFIG_HOME")
-        for (key, value) in self.environment { environment[key] = value }
-        process.environment = environment
-        return process
+    private var processEnvironment: Environment {
+        var changes: [Environment.Key: String?] = ["TODOAPP_HOME": home.path, "XDG_CONFIG_HOME": nil]
+        for (key, value) in environment { changes[Environment.Key(stringLiteral: key)] = value }
+        return .inherit.updating(changes)
     }
 
-    /// Runs `commands` with `--script -` and `arguments`; waits for the end.
-    func run(_ commands: [String], arguments: [String] = []) throws -> Result {
-        let process = makeProcess(["--script", "-", "--size", "80x24"] + arguments)
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data((commands.joined(separator: "\n") + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        return Self.collect(process, output: output, errors: errors)
+    /// Runs `commands` with `--script -` and `arguments`; returns when the app has exited.
+    func run(_ commands: [String], arguments: [String] = []) async throws -> Result {
+        let result = try await Subprocess.run(
+            .path(FilePath(executable.path)),
+            arguments: Arguments(["--script", "-", "--size", "80x24"] + arguments),
+            environment: processEnvironment, input: .string(commands.joined(separator: "\n") + "\n"),
+            output: .string(limit: Self.outputLimit), error: .string(limit: Self.outputLimit))
+        return Result(
+            status: result.terminationStatus, output: result.standardOutput,
+            errors: result.standardError)
     }
 
     /// Runs with raw `arguments` only (no script), for argument errors.
-    func run(arguments: [String]) throws -> Result {
-        let process = makeProcess(arguments)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        return Self.collect(process, output: output, errors: errors)
-    }
-
-    /// Reads both pipes to the end, then waits for the exit.
-    private static func collect(_ process: Process, output: Pipe, errors: Pipe) -> Result {
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    func run(arguments: [String]) async throws -> Result {
+        let result = try await Subprocess.run(
+            .path(FilePath(executable.path)), arguments: Arguments(arguments),
+            environment: processEnvironment,
+            output: .string(limit: Self.outputLimit), error: .string(limit: Self.outputLimit))
         return Result(
-            status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self),
-            errors: String(decoding: complaints, as: UTF8.self))
+            status: result.terminationStatus, output: result.standardOutput,
+            errors: result.standardError)
     }
 
-    /// Starts the app reading commands from a pipe, as someone typing; for killing it midway.
-    func start() throws -> (process: Process, input: FileHandle, output: FileHandle) {
-        let process = makeProcess(["--size", "80x24"])
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return (process, input.fileHandleForWriting, output.fileHandleForReading)
+    /// Runs the app as someone typing `typed` at its prompt, reads its output until `printed`
+    /// appears, and kills it with SIGKILL there.
+    ///
+    /// - Returns: What it printed, and how it ended.
+    func kill(afterTyping typed: String, once printed: String) async throws -> Result {
+        let result = try await Subprocess.run(
+            .path(FilePath(executable.path)), arguments: ["--size", "80x24"], environment: processEnvironment,
+            input: .inputWriter, output: .sequence, error: .discarded
+        ) { execution in
+            _ = try await execution.standardInputWriter.write(typed)
+            var seen = ""
+            for try await chunk in execution.standardOutput {
+                seen += chunk.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+                if seen.contains(printed) { break }
+            }
+            try execution.send(signal: .kill)
+            return seen
+        }
+        return Result(status: result.terminationStatus, output: result.closureResult, errors: "")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import HeadlessUITesting
+import Subprocess
 import Testing
 
 /// The built executables, run with `--script` against a loopback server, frame by frame.
@@ -14,7 +15,7 @@ struct TodoAppEndToEndTests {
     @Test(
         "Dog: add, back, toggle, edit, delete, filter, clear, profile, favourite; the RIB tree after each step; all of it after a relaunch"
     )
-    func dogFlavor() throws {
+    func dogFlavor() async throws {
         let server = try HTTPTestServer { request in
             request.path == "/api/breeds/image/random" ? .json(Self.dogJSON) : .status(404)
         }
@@ -23,7 +24,7 @@ struct TodoAppEndToEndTests {
         var app = try AppProcess("TodoAppDog", home: home.url)
         app.environment["TODOAPP_API_BASE_URL"] = server.url("/api").absoluteString
 
-        let run = try app.run([
+        let run = try await app.run([
             "new", "tree", "save buy milk", "tree",
             "new", "back", "tree",
             "new", "save walk the dog", "new", "cancel", "tree",
@@ -32,7 +33,7 @@ struct TodoAppEndToEndTests {
             "new", "save temporary", "delete 3", "clear",
             "tab profile", "name Ada Lovelace", "bio Dogs > cats", "fav", "tab todo", "quit",
         ])
-        #expect(run.status == 0, "exit \(run.status): \(run.errors)")
+        #expect(run.status == .exited(0), "exit \(run.status): \(run.errors)")
         #expect(run.errors.isEmpty, "no leak or error reports: \(run.errors)")
 
         #expect(run.after("new")?.contains("New todo") == true)
@@ -59,8 +60,8 @@ struct TodoAppEndToEndTests {
         #expect(profile.contains("TodoApp-Dog"))
         #expect(run.after("fav")?.contains("1 kept") == true)
 
-        let relaunch = try app.run(["tree", "tab profile", "quit"])
-        #expect(relaunch.status == 0)
+        let relaunch = try await app.run(["tree", "tab profile", "quit"])
+        #expect(relaunch.status == .exited(0))
         #expect(relaunch.output.contains("1. [ ] walk the dog twice"))
         #expect(!relaunch.output.contains("buy milk"))
         let relaunchedProfile = try #require(relaunch.after("tab profile"))
@@ -79,7 +80,7 @@ struct TodoAppEndToEndTests {
     @Test(
         "Cat: the key goes in x-api-key and is never printed; breed and size from the answer; its own storage"
     )
-    func catFlavor() throws {
+    func catFlavor() async throws {
         let server = try HTTPTestServer { request in
             guard request.path == "/v1/images/search" else { return .status(404) }
             guard request.header("x-api-key") == "s3cret-key" else {
@@ -94,8 +95,8 @@ struct TodoAppEndToEndTests {
         var app = try AppProcess("TodoAppCat", home: home.url)
         app.environment["TODOAPP_API_BASE_URL"] = server.url("/v1").absoluteString
         app.environment["CAT_API_KEY"] = "s3cret-key"
-        let run = try app.run(["new", "save feed the cat", "tab profile", "refresh", "fav", "quit"])
-        #expect(run.status == 0, "\(run.errors)")
+        let run = try await app.run(["new", "save feed the cat", "tab profile", "refresh", "fav", "quit"])
+        #expect(run.status == .exited(0), "\(run.errors)")
         let profile = try #require(run.after("tab profile"))
         #expect(profile.contains("Your cat: Abyssinian · 1204×1445"))
         #expect(profile.contains("TodoApp-Cat"))
@@ -105,7 +106,7 @@ struct TodoAppEndToEndTests {
                 atPath: home.url.appendingPathComponent("data/TodoApp-Cat/todos.journal").path))
 
         app.environment["CAT_API_KEY"] = nil
-        let keyless = try app.run(["tab profile", "quit"])
+        let keyless = try await app.run(["tab profile", "quit"])
         #expect(
             keyless.after("tab profile")?.contains(
                 "The API answered 401: AUTHENTICATION_ERROR - no valid x-api-key in header")
@@ -116,7 +117,7 @@ struct TodoAppEndToEndTests {
     @Test(
         "an HTTP error, malformed JSON, a timeout and no server each show a status line; the todos keep working"
     )
-    func failuresStayInside() throws {
+    func failuresStayInside() async throws {
         let answers = ["500", "malformed", "slow"]
         for answer in answers {
             let server = try HTTPTestServer { _ in
@@ -131,8 +132,8 @@ struct TodoAppEndToEndTests {
             var app = try AppProcess("TodoAppDog", home: home.url)
             app.environment["TODOAPP_API_BASE_URL"] = server.url("/api").absoluteString
             app.environment["TODOAPP_TIMEOUT"] = "0.5"
-            let run = try app.run(["tab profile", "tab todo", "new", "save still works", "quit"])
-            #expect(run.status == 0, "\(answer): \(run.errors)")
+            let run = try await app.run(["tab profile", "tab todo", "new", "save still works", "quit"])
+            #expect(run.status == .exited(0), "\(answer): \(run.errors)")
             let profile = try #require(run.after("tab profile"))
             switch answer {
             case "500": #expect(profile.contains("The API answered 500: Internal trouble"))
@@ -148,74 +149,66 @@ struct TodoAppEndToEndTests {
         let home = try TemporaryHome()
         var app = try AppProcess("TodoAppDog", home: home.url)
         app.environment["TODOAPP_API_BASE_URL"] = address
-        let run = try app.run(["tab profile", "quit"])
+        let run = try await app.run(["tab profile", "quit"])
         #expect(run.after("tab profile")?.contains("No network:") == true)
     }
 
     @Test("a short Dog session's frames match the golden file, character for character")
-    func goldenFrames() throws {
+    func goldenFrames() async throws {
         let server = try HTTPTestServer { _ in .json(Self.dogJSON) }
         defer { server.stop() }
         let home = try TemporaryHome()
         var app = try AppProcess("TodoAppDog", home: home.url)
         app.environment["TODOAPP_API_BASE_URL"] = server.url("/api").absoluteString
-        let run = try app.run(
+        let run = try await app.run(
             ["new", "save Buy oat milk", "new", "save 한국어 제목도 됩니다", "done 1", "tab profile", "quit"],
             arguments: ["--size", "64x14"])
-        #expect(run.status == 0)
+        #expect(run.status == .exited(0))
         assertSnapshot(run.output, named: "dog-session-64x14")
     }
 
     @Test("--offline serves the bundled samples through the provider's stubs")
-    func offline() throws {
+    func offline() async throws {
         let home = try TemporaryHome()
-        let run = try AppProcess("TodoAppCat", home: home.url).run(
+        let run = try await AppProcess("TodoAppCat", home: home.url).run(
             ["tab profile", "quit"], arguments: ["--offline"])
-        #expect(run.status == 0)
+        #expect(run.status == .exited(0))
         #expect(run.after("tab profile")?.contains("Your cat: Abyssinian · 176×540") == true)
     }
 
-    @Test("a kill right after a save loses nothing")
-    func killAfterSave() throws {
+    @Test("a kill right after a save loses nothing", .timeLimit(.minutes(1)))
+    func killAfterSave() async throws {
         let home = try TemporaryHome()
         var app = try AppProcess("TodoAppDog", home: home.url)
         app.environment["TODOAPP_API_BASE_URL"] = "http://127.0.0.1:9/api"
-        let (process, input, output) = try app.start()
-        input.write(Data("new\nsave survive the kill\n".utf8))
-        var printed = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !printed.contains("Added \"survive the kill\"."), Date() < deadline {
-            let chunk = output.availableData
-            if chunk.isEmpty { break }
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(printed.contains("Added \"survive the kill\"."))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        let killed = try await app.kill(
+            afterTyping: "new\nsave survive the kill\n", once: "Added \"survive the kill\".")
+        #expect(killed.output.contains("Added \"survive the kill\"."))
+        #expect(killed.status == .signaled(SIGKILL))
 
-        let relaunch = try app.run(["quit"])
+        let relaunch = try await app.run(["quit"])
         #expect(relaunch.output.contains("1. [ ] survive the kill"))
     }
 
     @Test(
         "bad arguments and environment are refused with a usage message and exit 64; an unreadable script is 73"
     )
-    func badInput() throws {
+    func badInput() async throws {
         let home = try TemporaryHome()
         var app = try AppProcess("TodoAppDog", home: home.url)
-        let size = try app.run(arguments: ["--size", "10x2"])
-        #expect(size.status == 64)
+        let size = try await app.run(arguments: ["--size", "10x2"])
+        #expect(size.status == .exited(64))
         #expect(size.errors.contains("--size takes WxH"))
-        #expect(try app.run(arguments: ["--frobnicate"]).status == 64)
+        #expect(try await app.run(arguments: ["--frobnicate"]).status == .exited(64))
         #expect(
-            try app.run(arguments: ["--script", home.url.appendingPathComponent("missing.txt").path]).status
-                == 73)
+            try await app.run(arguments: ["--script", home.url.appendingPathComponent("missing.txt").path])
+                .status
+                == .exited(73))
         app.environment["TODOAPP_API_BASE_URL"] = "ftp://example.com"
-        let url = try app.run(arguments: ["--offline"])
-        #expect(url.status == 64)
+        let url = try await app.run(arguments: ["--offline"])
+        #expect(url.status == .exited(64))
         #expect(url.errors.contains("TODOAPP_API_BASE_URL is not an http(s) URL"))
-        let help = try AppProcess("TodoAppDog", home: home.url).run(arguments: ["--help"])
-        #expect(help.status == 0 && help.output.contains("Usage: TodoAppDog"))
+        let help = try await AppProcess("TodoAppDog", home: home.url).run(arguments: ["--help"])
+        #expect(help.status == .exited(0) && help.output.contains("USAGE: TodoAppDog"))
     }
 }

@@ -1,5 +1,6 @@
 import AddTodo
 import Domain
+import DomainTesting
 import HeadlessUI
 import RIBs
 
@@ -8,12 +9,10 @@ import RIBs
 @MainActor
 final class TodoDependencyMock: TodoDependency {
     let repository: InMemoryTodoRepository
-    let todoBook: TodoBook
-    let activity = ActivityTracker()
+    var todoRepository: any TodoRepository { repository }
 
     init(titles: [String] = []) {
         repository = InMemoryTodoRepository(titles.map { Todo(title: $0) })
-        todoBook = TodoBook(repository: repository)
     }
 }
 

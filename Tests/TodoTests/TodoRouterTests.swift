@@ -4,6 +4,7 @@ import HeadlessUI
 import Layout
 import RIBs
 import RIBsHeadlessUI
+import Reactor
 import Testing
 
 @testable import Todo
@@ -27,6 +28,16 @@ struct TodoRouterTests {
         router.load()
     }
 
+    /// Performs `line` on the window, expecting it handled, and returns once its actions are on
+    /// the screen.
+    private func perform(_ line: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async {
+        var result = CommandResult.notHandled
+        await SentActions.during {
+            if let command = TerminalCommand(line) { result = window.perform(command) }
+        }.reduced()
+        #expect(result == .handled, sourceLocation: sourceLocation)
+    }
+
     @Test("the builder wires the interactor, the presenter and AddTodo's builder over its component")
     func builderWiring() throws {
         let interactor = try #require(router.interactable as? TodoInteractor)
@@ -48,15 +59,15 @@ struct TodoRouterTests {
         router.interactable.deactivate()
     }
 
-    @Test("save adds the todo, pops AddTodo and detaches it")
+    @Test("save pops and detaches AddTodo, and the list's reactor adds the todo")
     func saveDetaches() async throws {
         router.routeToAddTodo()
-        #expect(window.perform(try #require(TerminalCommand("save buy jam"))) == .handled)
+        await perform("save buy jam")
         #expect(router.children.isEmpty)
         #expect(router.addTodo == nil)
         #expect(navigation.viewControllers.count == 1)
-        await dependency.activity.waitUntilIdle()
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "buy jam"])
+        #expect(window.render().lines.contains { $0.contains("2. [ ] buy jam") })
         router.interactable.deactivate()
     }
 
@@ -78,15 +89,13 @@ struct TodoRouterTests {
 
     @Test("the list's commands name rows as shown on screen")
     func listCommands() async throws {
-        #expect(window.perform(try #require(TerminalCommand("done 1"))) == .handled)
-        await dependency.activity.waitUntilIdle()
-        #expect(dependency.todoBook.list.todos.first?.isDone == true)
+        await perform("done 1")
+        #expect(dependency.repository.savedTodos.first?.isDone == true)
         #expect(
             window.perform(try #require(TerminalCommand("done 2"))) == .failed("There is no row 2 on screen.")
         )
         #expect(window.perform(try #require(TerminalCommand("edit 1"))) == .failed("Usage: edit N TITLE"))
-        #expect(window.perform(try #require(TerminalCommand("edit 1 oat milk"))) == .handled)
-        await dependency.activity.waitUntilIdle()
+        await perform("edit 1 oat milk")
         #expect(window.render().lines.contains { $0.contains("1. [x] oat milk") })
         router.interactable.deactivate()
     }

@@ -1,8 +1,11 @@
 import Foundation
 
 /// The app's todos: a ``TodoList`` kept in a ``TodoRepository``. Every change is saved at once,
-/// so nothing is lost on quit or on a kill. One book is shared by the screens that change the
-/// todos (the list and the add screen), as a RIB component shares a stream.
+/// so nothing is lost on quit or on a kill.
+///
+/// A book has one owner that makes every change (in the TodoApp, the Todo screen's reactor);
+/// others tell the owner what they want instead of writing here, so the list on screen is
+/// always the list that was saved.
 @MainActor
 public final class TodoBook {
     /// The todos as they are now, saved or not.
@@ -27,7 +30,7 @@ public final class TodoBook {
     /// Why the stored todos could not be read when the book opened, if they could not.
     public let loadError: RepositoryError?
 
-    /// Adds a todo.
+    /// Adds a todo titled `title` (validated by ``TodoTitle``) at the end.
     ///
     /// - Throws: ``TodoError``; with ``TodoError/notSaved(_:)`` the todo was added in memory.
     @discardableResult
@@ -37,19 +40,25 @@ public final class TodoBook {
         return todo
     }
 
-    /// Toggles a todo between done and not done.
+    /// Marks a todo done, or not done again.
+    ///
+    /// - Throws: ``TodoError``; with ``TodoError/notSaved(_:)`` the change was made in memory.
     public func toggle(_ id: UUID) throws(TodoError) {
         try list.toggle(id)
         try save(.updated(try todo(id)))
     }
 
-    /// Renames a todo.
+    /// Gives a todo a new title (validated by ``TodoTitle``).
+    ///
+    /// - Throws: ``TodoError``; with ``TodoError/notSaved(_:)`` the change was made in memory.
     public func rename(_ id: UUID, to title: String) throws(TodoError) {
         try list.rename(id, to: title)
         try save(.updated(try todo(id)))
     }
 
-    /// Deletes a todo.
+    /// Removes a todo.
+    ///
+    /// - Throws: ``TodoError``; with ``TodoError/notSaved(_:)`` the todo is gone from memory only.
     public func delete(_ id: UUID) throws(TodoError) {
         try list.delete(id)
         try save(.deleted([id]))

@@ -1,41 +1,31 @@
-import Domain
 import RIBs
 
-/// What AddTodo needs from its parent: the shared book it adds to. Todo's component provides it
-/// (`TodoComponent+AddTodo.swift`), as the seeds' children get their streams from the parent's
-/// component.
+/// What AddTodo needs from its parent: nothing. It is a form; its parent owns the todos and
+/// adds the one the form reports (`TodoComponent+AddTodo.swift` conforms Todo's component).
 @MainActor
-public protocol AddTodoDependency: Dependency {
-    /// The todos, shared with the list.
-    var todoBook: TodoBook { get }
-}
+public protocol AddTodoDependency: Dependency {}
 
 /// AddTodo's scope.
-public final class AddTodoComponent: Component<any AddTodoDependency> {
-    /// The parent's book.
-    @MainActor var todoBook: TodoBook { dependency.todoBook }
-}
+public final class AddTodoComponent: Component<any AddTodoDependency> {}
 
 /// Builds the AddTodo RIB.
 @MainActor
 public protocol AddTodoBuildable: Buildable {
-    /// Builds the RIB; `listener` hears when a todo was saved or the screen was cancelled.
+    /// Builds the RIB; `listener` hears the title the user submitted, or that they cancelled.
     func build(withListener listener: any AddTodoListener) -> any AddTodoRouting
 }
 
 /// Builds the AddTodo RIB from its parent's dependency.
 @MainActor
 public final class AddTodoBuilder: Builder<any AddTodoDependency>, AddTodoBuildable {
-    /// Creates the builder.
     public override init(dependency: any AddTodoDependency) {
         super.init(dependency: dependency)
     }
 
-    /// Builds the component, view controller, interactor and router.
+    /// Wires the form's interactor to its view controller and `listener`.
     public func build(withListener listener: any AddTodoListener) -> any AddTodoRouting {
-        let component = AddTodoComponent(dependency: dependency)
         let viewController = AddTodoViewController()
-        let interactor = AddTodoInteractor(presenter: viewController, book: component.todoBook)
+        let interactor = AddTodoInteractor(presenter: viewController)
         interactor.listener = listener
         return AddTodoRouter(interactor: interactor, viewController: viewController)
     }

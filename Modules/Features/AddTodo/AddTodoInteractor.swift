@@ -9,8 +9,8 @@ public protocol AddTodoRouting: ViewableRouting {}
 /// itself when the user goes back (RIBsHeadlessUI's `attachChild(_:pushingOn:onBack:)`).
 @MainActor
 public protocol AddTodoListener: AnyObject {
-    /// A todo was added to the book.
-    func addTodoDidSave(_ todo: Todo, warning: String?)
+    /// The user submitted `title`, already checked by ``Domain/TodoTitle``; the listener adds it.
+    func addTodoDidSubmit(title: String)
     /// The user cancelled.
     func addTodoDidCancel()
 }
@@ -23,30 +23,23 @@ protocol AddTodoPresentable: Presentable {
     func showProblem(_ problem: String?)
 }
 
-/// Adds a todo to the shared book.
+/// Checks the title and hands it to the listener; a refused title stays on the screen with the
+/// reason. It never touches the todos: their one owner is the parent's reactor.
 @MainActor
 final class AddTodoInteractor: PresentableInteractor<any AddTodoPresentable>, AddTodoInteractable,
     AddTodoPresentableListener
 {
     weak var router: (any AddTodoRouting)?
     weak var listener: (any AddTodoListener)?
-    private let book: TodoBook
 
-    init(presenter: any AddTodoPresentable, book: TodoBook) {
-        self.book = book
+    override init(presenter: any AddTodoPresentable) {
         super.init(presenter: presenter)
         presenter.listener = self
     }
 
     func didTapSave(title: String) {
         do {
-            let todo = try book.add(title: title)
-            listener?.addTodoDidSave(todo, warning: nil)
-        } catch .notSaved(let error) {
-            // Added in memory: the list shows it, and says it is not saved yet.
-            if let todo = book.list.todos.last {
-                listener?.addTodoDidSave(todo, warning: TodoError.notSaved(error).description)
-            }
+            listener?.addTodoDidSubmit(title: try TodoTitle.validated(title))
         } catch {
             presenter.showProblem(error.description)
         }

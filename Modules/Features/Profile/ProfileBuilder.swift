@@ -10,8 +10,6 @@ public protocol ProfileDependency: Dependency {
     var petPhotoRepository: any PetPhotoRepository { get }
     /// The favourite photos, kept on disk.
     var favoritePhotos: FavoritePhotos { get }
-    /// Where the screen reports work still under way.
-    var activity: ActivityTracker { get }
 }
 
 /// Profile's scope.
@@ -20,26 +18,27 @@ public final class ProfileComponent: Component<any ProfileDependency> {}
 /// Builds the Profile RIB.
 @MainActor
 public protocol ProfileBuildable: Buildable {
-    /// Builds the RIB.
+    /// Builds the profile RIB, ready for its parent to attach; `listener` is the parent's
+    /// interactor.
     func build(withListener listener: any ProfileListener) -> any ProfileRouting
 }
 
 /// Builds the Profile RIB from its parent's dependency.
 @MainActor
 public final class ProfileBuilder: Builder<any ProfileDependency>, ProfileBuildable {
-    /// Creates the builder.
     public override init(dependency: any ProfileDependency) {
         super.init(dependency: dependency)
     }
 
-    /// Builds the view controller, interactor and router.
+    /// Wires the reactor over the parent's repositories to the interactor and the hosted
+    /// declarative screen.
     public func build(withListener listener: any ProfileListener) -> any ProfileRouting {
         let component = ProfileComponent(dependency: dependency)
         let viewController = ProfileViewController()
-        let interactor = ProfileInteractor(
-            presenter: viewController, profiles: component.dependency.profileRepository,
-            photos: component.dependency.petPhotoRepository, favorites: component.dependency.favoritePhotos,
-            activity: component.dependency.activity)
+        let reactor = ProfileReactor(
+            profiles: component.dependency.profileRepository, photos: component.dependency.petPhotoRepository,
+            favorites: component.dependency.favoritePhotos)
+        let interactor = ProfileInteractor(presenter: viewController, reactor: reactor)
         interactor.listener = listener
         return ProfileRouter(interactor: interactor, viewController: viewController)
     }

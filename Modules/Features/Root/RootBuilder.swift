@@ -12,43 +12,36 @@ public protocol RootDependency: Dependency {
     var appName: String { get }
     /// The flavor's accent colour, for the app's name.
     var accentColor: Color { get }
-    /// The todos, kept on disk.
-    var todoBook: TodoBook { get }
+    /// Where the todos are kept; Todo opens them.
+    var todoRepository: any TodoRepository { get }
     /// Where the profile is kept.
     var profileRepository: any ProfileRepository { get }
     /// The flavor's photo API.
     var petPhotoRepository: any PetPhotoRepository { get }
     /// The favourite photos.
     var favoritePhotos: FavoritePhotos { get }
-    /// Work still under way.
-    var activity: ActivityTracker { get }
 }
 
 /// The root scope. It passes the app's objects on to Todo and Profile
 /// (`RootComponent+Todo.swift`, `RootComponent+Profile.swift`).
-public final class RootComponent: Component<any RootDependency> {
-    /// The app's book, for Todo.
-    @MainActor public var todoBook: TodoBook { dependency.todoBook }
-    /// The app's tracker, for Todo and Profile.
-    @MainActor public var activity: ActivityTracker { dependency.activity }
-}
+public final class RootComponent: Component<any RootDependency> {}
 
 /// Builds the root RIB.
 @MainActor
 public protocol RootBuildable: Buildable {
-    /// Builds the RIB to launch.
+    /// Builds the RIB the app launches into its window.
     func build() -> any LaunchRouting
 }
 
 /// Builds the root RIB: a tab bar of Todo and Profile.
 @MainActor
 public final class RootBuilder: Builder<any RootDependency>, RootBuildable {
-    /// Creates the builder over the app's dependency.
     public override init(dependency: any RootDependency) {
         super.init(dependency: dependency)
     }
 
-    /// Builds the root view controller, interactor and router, with the children's builders.
+    /// Wires the tab bar, the root interactor and the router with Todo's and Profile's builders
+    /// over this RIB's component.
     public func build() -> any LaunchRouting {
         let component = RootComponent(dependency: dependency)
         let viewController = RootViewController(appName: dependency.appName, accent: dependency.accentColor)

@@ -1,4 +1,8 @@
+import Domain
 import Todo
 
-// The root component gives Todo the app's book and tracker (Uber's Component Extension).
-extension RootComponent: TodoDependency {}
+// The root component gives Todo the app's todo store (Uber's Component Extension).
+extension RootComponent: TodoDependency {
+    /// The app's, passed down: Todo's scope opens the book over it, and owns it.
+    @MainActor public var todoRepository: any TodoRepository { dependency.todoRepository }
+}

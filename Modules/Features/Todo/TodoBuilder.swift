@@ -5,43 +5,39 @@ import RIBs
 /// What Todo needs from its parent.
 @MainActor
 public protocol TodoDependency: Dependency {
-    /// The todos, kept on disk.
-    var todoBook: TodoBook { get }
-    /// Where the screen reports work still under way.
-    var activity: ActivityTracker { get }
+    /// Where the todos are kept; Todo's scope opens the one ``Domain/TodoBook`` over it.
+    var todoRepository: any TodoRepository { get }
 }
 
-/// Todo's scope; it also provides what AddTodo needs (`TodoComponent+AddTodo.swift`).
+/// Todo's scope. It owns the todos: the book lives here, and only this RIB's reactor changes
+/// it. It is also AddTodo's dependency (`TodoComponent+AddTodo.swift`).
 public final class TodoComponent: Component<any TodoDependency> {
-    /// The parent's book, which AddTodo shares.
-    @MainActor public var todoBook: TodoBook { dependency.todoBook }
-    /// The parent's tracker.
-    @MainActor var activity: ActivityTracker { dependency.activity }
+    @MainActor var todoBook: TodoBook {
+        shared { TodoBook(repository: dependency.todoRepository) }
+    }
 }
 
 /// Builds the Todo RIB.
 @MainActor
 public protocol TodoBuildable: Buildable {
-    /// Builds the RIB.
+    /// Builds the list RIB, ready for its parent to attach; `listener` is the parent's interactor.
     func build(withListener listener: any TodoListener) -> any TodoRouting
 }
 
-/// Builds the Todo RIB from its parent's dependency.
+/// Builds the Todo RIB from its parent's dependency, with AddTodo's builder over its component.
 @MainActor
 public final class TodoBuilder: Builder<any TodoDependency>, TodoBuildable {
-    /// Creates the builder.
     public override init(dependency: any TodoDependency) {
         super.init(dependency: dependency)
     }
 
-    /// Builds the component, the reactor, the view controller, the interactor and the router,
-    /// with AddTodo's builder over this RIB's component.
+    /// Wires the list's reactor, over the book this RIB's component opens, to the interactor
+    /// and the table.
     public func build(withListener listener: any TodoListener) -> any TodoRouting {
         let component = TodoComponent(dependency: dependency)
         let viewController = TodoViewController()
         let interactor = TodoInteractor(
-            presenter: viewController, reactor: TodoReactor(book: component.todoBook),
-            activity: component.activity)
+            presenter: viewController, reactor: TodoReactor(book: component.todoBook))
         interactor.listener = listener
         return TodoRouter(
             interactor: interactor, viewController: viewController,

@@ -1,5 +1,5 @@
 import AddTodo
-import Domain
 
-// Todo's component gives AddTodo the same book (Uber's Component Extension).
+// Todo's component is AddTodo's dependency (Uber's Component Extension); AddTodo needs nothing
+// from it yet.
 extension TodoComponent: AddTodoDependency {}

@@ -23,8 +23,8 @@ protocol TodoPresentable: Presentable {
     func present(_ state: TodoReactor.State)
 }
 
-/// Owns the list's ``TodoReactor``: the view's taps become actions, and each published state
-/// goes to the view. Every action sent is an activity until its state is published.
+/// Owns the list's ``TodoReactor``: the view's taps and AddTodo's title become actions, and
+/// each state the reactor publishes goes to the view while the RIB is active.
 @MainActor
 final class TodoInteractor: PresentableInteractor<any TodoPresentable>, TodoInteractable,
     TodoPresentableListener
@@ -32,62 +32,36 @@ final class TodoInteractor: PresentableInteractor<any TodoPresentable>, TodoInte
     weak var router: (any TodoRouting)?
     weak var listener: (any TodoListener)?
     let reactor: TodoReactor
-    private let activity: ActivityTracker
-    private var sentActions = 0
-    private var settledActions = 0
 
-    init(presenter: any TodoPresentable, reactor: TodoReactor, activity: ActivityTracker) {
+    init(presenter: any TodoPresentable, reactor: TodoReactor) {
         self.reactor = reactor
-        self.activity = activity
         super.init(presenter: presenter)
         presenter.listener = self
     }
 
     override func didBecomeActive() {
         super.didBecomeActive()
-        presenter.present(reactor.currentState)
-        task { [weak self, reactor] in
-            for await state in reactor.state {
-                self?.show(state)
-            }
+        // A synchronous sink: a state is on the view before its action counts as reduced.
+        reactor.state.sink { [weak self] state in
+            MainActor.assumeIsolated { self?.presenter.present(state) }
         }
-    }
-
-    override func willResignActive() {
-        super.willResignActive()
-        // Actions whose state will never be shown are not under way any more.
-        for _ in settledActions..<max(settledActions, sentActions) { activity.end() }
-        settledActions = sentActions
-    }
-
-    private func show(_ state: TodoReactor.State) {
-        presenter.present(state)
-        while settledActions < min(state.settledActions, sentActions) {
-            settledActions += 1
-            activity.end()
-        }
-    }
-
-    private func send(_ action: TodoReactor.Action) {
-        sentActions += 1
-        activity.begin()
-        reactor.send(action)
+        .cancelOnDeactivate(interactor: self)
     }
 
     // MARK: TodoPresentableListener
 
     func didTapNew() { router?.routeToAddTodo() }
-    func didToggle(_ id: UUID) { send(.toggle(id)) }
-    func didRename(_ id: UUID, to title: String) { send(.rename(id, title)) }
-    func didDelete(_ id: UUID) { send(.delete(id)) }
-    func didClearCompleted() { send(.clearCompleted) }
-    func didSelectFilter(_ filter: TodoFilter) { send(.setFilter(filter)) }
+    func didToggle(_ id: UUID) { reactor.send(.toggle(id)) }
+    func didRename(_ id: UUID, to title: String) { reactor.send(.rename(id, title)) }
+    func didDelete(_ id: UUID) { reactor.send(.delete(id)) }
+    func didClearCompleted() { reactor.send(.clearCompleted) }
+    func didSelectFilter(_ filter: TodoFilter) { reactor.send(.setFilter(filter)) }
 
     // MARK: AddTodoListener
 
-    func addTodoDidSave(_ todo: Todo, warning: String?) {
+    func addTodoDidSubmit(title: String) {
         router?.detachAddTodo()
-        send(.reload(status: warning ?? "Added \"\(todo.title)\"."))
+        reactor.send(.add(title: title))
     }
 
     func addTodoDidCancel() {

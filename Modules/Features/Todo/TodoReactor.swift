@@ -2,26 +2,25 @@ import Domain
 import Foundation
 import Reactor
 
-/// The list screen's state machine: every action changes the shared ``TodoBook`` (which saves
-/// at once) and publishes the list as it is then. Each action ends with a `settle` mutation, so
-/// whoever sent it can tell when its result is on screen.
+/// The list screen's state machine, and the one writer of the todos: every action changes the
+/// ``Domain/TodoBook`` (which saves at once) and publishes the list as it is then, with a
+/// status line saying how the change went.
 @MainActor
 final class TodoReactor: Reactor {
     enum Action: Sendable {
+        /// Add a todo titled with a title AddTodo has already checked.
+        case add(title: String)
         case toggle(UUID)
         case rename(UUID, String)
         case delete(UUID)
         case clearCompleted
         case setFilter(TodoFilter)
-        /// The book changed elsewhere (AddTodo); `status` says how.
-        case reload(status: String?)
     }
 
     enum Mutation: Sendable {
         case setList(TodoList)
         case setFilter(TodoFilter)
         case setStatus(String?)
-        case settle
     }
 
     struct State: Sendable {
@@ -29,14 +28,13 @@ final class TodoReactor: Reactor {
         var filter = TodoFilter.all
         /// The last change's outcome, for the status line.
         var status: String?
-        /// How many actions have gone all the way through.
-        var settledActions = 0
 
         /// The todos the screen shows.
         var visible: [Todo] { list.filtered(filter) }
     }
 
     let initialState: State
+    let runtime = ReactorRuntime<TodoReactor>()
     private let book: TodoBook
 
     init(book: TodoBook) {
@@ -45,30 +43,35 @@ final class TodoReactor: Reactor {
     }
 
     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
-        var mutations: [Mutation]
+        if case .setFilter(let filter) = action { return .just(.setFilter(filter), .setStatus(nil)) }
+        let status: String?
         do {
-            switch action {
-            case .toggle(let id):
-                try book.toggle(id)
-                mutations = [.setStatus(nil)]
-            case .rename(let id, let title):
-                try book.rename(id, to: title)
-                mutations = [.setStatus(nil)]
-            case .delete(let id):
-                try book.delete(id)
-                mutations = [.setStatus(nil)]
-            case .clearCompleted:
-                let removed = try book.clearCompleted()
-                mutations = [.setStatus(removed == 0 ? "Nothing to clear." : "Cleared \(removed) done.")]
-            case .setFilter(let filter):
-                mutations = [.setFilter(filter), .setStatus(nil)]
-            case .reload(let status):
-                mutations = [.setStatus(status)]
-            }
+            status = try change(action)
         } catch {
-            mutations = [.setStatus(error.description)]
+            status = error.description
         }
-        return .sequence([.setList(book.list)] + mutations + [.settle])
+        return .just(.setList(book.list), .setStatus(status))
+    }
+
+    /// Makes the change in the book; returns what the status line says about it.
+    private func change(_ action: Action) throws(TodoError) -> String? {
+        switch action {
+        case .add(let title):
+            let todo = try book.add(title: title)
+            return "Added \"\(todo.title)\"."
+        case .toggle(let id):
+            try book.toggle(id)
+        case .rename(let id, let title):
+            try book.rename(id, to: title)
+        case .delete(let id):
+            try book.delete(id)
+        case .clearCompleted:
+            let removed = try book.clearCompleted()
+            return removed == 0 ? "Nothing to clear." : "Cleared \(removed) done."
+        case .setFilter:
+            break
+        }
+        return nil
     }
 
     func reduce(state: State, mutation: Mutation) -> State {
@@ -77,18 +80,7 @@ final class TodoReactor: Reactor {
         case .setList(let list): state.list = list
         case .setFilter(let filter): state.filter = filter
         case .setStatus(let status): state.status = status
-        case .settle: state.settledActions += 1
         }
         return state
-    }
-}
-
-extension AsyncThrowingStream where Failure == any Error, Element: Sendable {
-    /// `elements` in order, then the end.
-    fileprivate static func sequence(_ elements: [Element]) -> Self {
-        AsyncThrowingStream { continuation in
-            for element in elements { continuation.yield(element) }
-            continuation.finish()
-        }
     }
 }

@@ -1,0 +1,31 @@
+import Domain
+import Synchronization
+
+/// Pet photos from a list of answers given in turn, the last one repeating, for tests and
+/// previews. With no answers, every request fails as offline.
+public final class InMemoryPetPhotoRepository: PetPhotoRepository {
+    /// The animal given at creation; the answers are not checked against it.
+    public let pet: Pet
+    private let answers: Mutex<(list: [Result<PetPhoto, PetPhotoError>], next: Int, requests: Int)>
+
+    /// A repository of `pet` photos answering with `answers` in turn.
+    public init(pet: Pet, answers: [Result<PetPhoto, PetPhotoError>]) {
+        self.pet = pet
+        self.answers = Mutex((answers, 0, 0))
+    }
+
+    /// How many photos were asked for so far.
+    public var requestCount: Int { answers.withLock { $0.requests } }
+
+    /// The next answer in turn; the last one repeats.
+    public func randomPhoto() async throws(PetPhotoError) -> PetPhoto {
+        let answer: Result<PetPhoto, PetPhotoError> = answers.withLock { state in
+            state.requests += 1
+            guard !state.list.isEmpty else { return .failure(.offline("no answers")) }
+            let answer = state.list[min(state.next, state.list.count - 1)]
+            state.next += 1
+            return answer
+        }
+        return try answer.get()
+    }
+}

@@ -1,0 +1,48 @@
+import Domain
+import Synchronization
+
+/// Todos kept in memory only, for tests and previews. Loads and saves can be made to fail, to see
+/// how screens report a store that cannot be read or written.
+public final class InMemoryTodoRepository: TodoRepository {
+    private struct Contents {
+        var todos: [Todo]
+        var saves = 0
+        var loadFailure: RepositoryError?
+        var saveFailure: RepositoryError?
+    }
+
+    private let contents: Mutex<Contents>
+
+    /// A repository holding `todos`; with `loadFailure`, loading them throws it instead.
+    public init(_ todos: [Todo] = [], loadFailure: RepositoryError? = nil) {
+        contents = Mutex(Contents(todos: todos, loadFailure: loadFailure))
+    }
+
+    /// The list as the last successful ``record(_:todos:)`` left it.
+    public var savedTodos: [Todo] { contents.withLock { $0.todos } }
+    /// How many changes were recorded without a failure.
+    public var saveCount: Int { contents.withLock { $0.saves } }
+
+    /// Makes every later save fail with `failure`, or succeed again with `nil`.
+    public func failSaves(with failure: RepositoryError?) {
+        contents.withLock { $0.saveFailure = failure }
+    }
+
+    /// The todos held, or the load failure given at creation.
+    public func loadTodos() throws(RepositoryError) -> [Todo] {
+        let (todos, failure) = contents.withLock { ($0.todos, $0.loadFailure) }
+        if let failure { throw failure }
+        return todos
+    }
+
+    /// Keeps `todos` whole, or throws the failure set with ``failSaves(with:)``.
+    public func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError) {
+        let failure: RepositoryError? = contents.withLock { contents in
+            if let failure = contents.saveFailure { return failure }
+            contents.todos = todos
+            contents.saves += 1
+            return nil
+        }
+        if let failure { throw failure }
+    }
+}

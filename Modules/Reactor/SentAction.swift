@@ -1,0 +1,85 @@
+/// An action sent to a ``Reactor``, on its way to the state.
+///
+/// ```swift
+/// await reactor.send(.refresh).reduced()
+/// #expect(reactor.currentState.photo != nil)
+/// ```
+@MainActor
+public final class SentAction {
+    /// Whether ``reduced()`` would return at once.
+    public private(set) var isReduced = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init() {}
+
+    /// Returns once the action's mutations have all been reduced and published: when its
+    /// `mutate` sequence has ended or thrown. It returns at once for an action recorded in stub
+    /// mode, and when the reactor is gone before the action's turn came.
+    public func reduced() async {
+        guard !isReduced else { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func markReduced() {
+        guard !isReduced else { return }
+        isReduced = true
+        let resumed = waiters
+        waiters = []
+        for waiter in resumed { waiter.resume() }
+    }
+}
+
+/// The actions sent to any reactor while a piece of code ran, to await together: the work a
+/// command or a launch set going, however deep in the RIB tree the reactors that got it are.
+///
+/// ```swift
+/// let sent = SentActions.during { window.perform(command) }
+/// await sent.reduced()
+/// draw()
+/// ```
+///
+/// The group is found through a task-local value, so nothing has to be passed down to the
+/// reactors; actions sent from work that a reactor runs later (a `mutate` sequence) belong to
+/// no group.
+@MainActor
+public final class SentActions {
+    @TaskLocal private static var current: SentActions?
+
+    private var actions: [SentAction] = []
+    private let enclosing: SentActions?
+
+    private init(enclosing: SentActions?) {
+        self.enclosing = enclosing
+    }
+
+    /// Runs `body` and returns the actions sent while it ran, by it or by anything it called.
+    /// Groups nest: an action also belongs to every enclosing group.
+    public static func during(_ body: () throws -> Void) rethrows -> SentActions {
+        let group = SentActions(enclosing: current)
+        try $current.withValue(group) { try body() }
+        return group
+    }
+
+    /// How many actions were sent.
+    public var count: Int { actions.count }
+
+    /// Whether every action has been reduced; true for an empty group.
+    public var isReduced: Bool { actions.allSatisfy(\.isReduced) }
+
+    /// Returns once every action has been reduced (see ``SentAction/reduced()``).
+    public func reduced() async {
+        for action in actions { await action.reduced() }
+    }
+
+    static func record(_ action: SentAction) {
+        var group = current
+        while let member = group {
+            member.actions.append(action)
+            group = member.enclosing
+        }
+    }
+
+    static func outsideAnyGroup(_ work: () async -> Void) async {
+        await $current.withValue(nil) { await work() }
+    }
+}
