@@ -59,6 +59,22 @@ struct PetPhotoRepositoryTests {
         }
     }
 
+    @Test("the targets accept 2xx only; an error status with no JSON message is http(status:) alone")
+    func successCodes() async throws {
+        #expect(DogAPI(.randomImage).validationType == .successCodes)
+        #expect(CatAPI(.searchImages).validationType == .successCodes)
+        let (server, dogs) = try Self.dogs(.text("<html>Bad Gateway</html>", status: 502))
+        defer { server.stop() }
+        await #expect(throws: PetPhotoError.http(status: 502, message: nil)) {
+            try await dogs.randomPhoto()
+        }
+        let (catServer, cats) = try Self.cats(.json(#"{"message":"slow down"}"#, status: 429))
+        defer { catServer.stop() }
+        await #expect(throws: PetPhotoError.http(status: 429, message: "slow down")) {
+            try await cats.randomPhoto()
+        }
+    }
+
     @Test("malformed JSON, a wrong shape and a non-URL message are malformedResponse")
     func dogMalformed() async throws {
         for body in [

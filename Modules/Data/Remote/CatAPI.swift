@@ -15,14 +15,15 @@ public struct CatAPI: TargetType {
 
     /// The API's address; tests and `TODOAPP_API_BASE_URL` point it elsewhere.
     public var baseURL: URL
-    /// Which endpoint.
+    /// The endpoint this target asks.
     public var endpoint: Endpoint
     /// The key, when there is one (the app reads `CAT_API_KEY`).
     public var apiKey: String?
     /// Seconds before a request gives up.
     public var timeout: TimeInterval?
 
-    /// Creates a target.
+    /// A target for `endpoint` at `baseURL`, with `apiKey` when there is one, giving up after
+    /// `timeout` seconds.
     public init(
         _ endpoint: Endpoint, baseURL: URL = CatAPI.defaultBaseURL, apiKey: String? = nil,
         timeout: TimeInterval? = 10
@@ -33,19 +34,23 @@ public struct CatAPI: TargetType {
         self.timeout = timeout
     }
 
-    /// The endpoint's path.
+    /// `images/search`.
     public var path: String {
         switch endpoint {
         case .searchImages: "images/search"
         }
     }
 
-    /// JSON, and the key when there is one.
+    /// `Accept: application/json`, and `x-api-key` when there is a key.
     public var headers: [String: String]? {
         var headers = ["Accept": "application/json"]
         if let apiKey, !apiKey.isEmpty { headers["x-api-key"] = apiKey }
         return headers
     }
+
+    /// 2xx only: The Cat API answers a missing or wrong key with 401 and a JSON `message`, which
+    /// ``Domain/PetPhotoError/http(status:message:)`` shows.
+    public var validationType: ValidationType { .successCodes }
 
     /// A documented answer, served by `--offline`.
     public var sampleData: Data {

@@ -10,7 +10,7 @@ public struct CatPhotoRepository: PetPhotoRepository {
     private let apiKey: String?
     private let timeout: TimeInterval?
 
-    /// Cats.
+    /// Always `.cat`: the flavor that shows cats uses this repository.
     public var pet: Pet { .cat }
 
     /// A repository asking `baseURL` through `provider`, with `apiKey` when there is one.
@@ -24,7 +24,7 @@ public struct CatPhotoRepository: PetPhotoRepository {
         self.timeout = timeout
     }
 
-    /// A random cat.
+    /// A random cat, with its breed and size when the answer has them.
     public func randomPhoto() async throws(PetPhotoError) -> PetPhoto {
         let images = try await provider.decoded(
             [CatImage].self, from: CatAPI(.searchImages, baseURL: baseURL, apiKey: apiKey, timeout: timeout))

@@ -14,27 +14,31 @@ public struct DogAPI: TargetType {
 
     /// The API's address; tests and `TODOAPP_API_BASE_URL` point it elsewhere.
     public var baseURL: URL
-    /// Which endpoint.
+    /// The endpoint this target asks.
     public var endpoint: Endpoint
     /// Seconds before a request gives up.
     public var timeout: TimeInterval?
 
-    /// Creates a target.
+    /// A target for `endpoint` at `baseURL`, giving up after `timeout` seconds.
     public init(_ endpoint: Endpoint, baseURL: URL = DogAPI.defaultBaseURL, timeout: TimeInterval? = 10) {
         self.endpoint = endpoint
         self.baseURL = baseURL
         self.timeout = timeout
     }
 
-    /// The endpoint's path.
+    /// `breeds/image/random`.
     public var path: String {
         switch endpoint {
         case .randomImage: "breeds/image/random"
         }
     }
 
-    /// JSON, please.
+    /// `Accept: application/json`.
     public var headers: [String: String]? { ["Accept": "application/json"] }
+
+    /// 2xx only: Dog CEO answers errors with a status and a JSON `message`, which
+    /// ``Domain/PetPhotoError/http(status:message:)`` shows.
+    public var validationType: ValidationType { .successCodes }
 
     /// A documented answer, served by `--offline`.
     public var sampleData: Data {

@@ -9,7 +9,7 @@ public struct DogPhotoRepository: PetPhotoRepository {
     private let baseURL: URL
     private let timeout: TimeInterval?
 
-    /// Dogs.
+    /// Always `.dog`: the flavor that shows dogs uses this repository.
     public var pet: Pet { .dog }
 
     /// A repository asking `baseURL` through `provider`.
@@ -21,7 +21,7 @@ public struct DogPhotoRepository: PetPhotoRepository {
         self.timeout = timeout
     }
 
-    /// A random dog.
+    /// A random dog, with its breed read from the image's URL.
     public func randomPhoto() async throws(PetPhotoError) -> PetPhoto {
         let body = try await provider.decoded(
             DogImageResponse.self, from: DogAPI(.randomImage, baseURL: baseURL, timeout: timeout))

@@ -3,13 +3,18 @@ import Foundation
 import NetworkProvider
 
 extension PetPhotoError {
-    /// The app's reason for a failed request.
+    /// The app's reason for a failed request, from the one place a ``NetworkError`` becomes one:
+    /// an error status carries the API's own `message` when its body has one (Dog CEO and The
+    /// Cat API both send it).
     init(_ error: NetworkError) {
         switch error {
         case .transport(let failure): self = .offline(failure.message)
         case .timeout: self = .timeout
         case .cancelled: self = .cancelled
-        case .statusCode(let response): self = .http(status: response.statusCode, message: nil)
+        case .statusCode(let response):
+            // The message is a courtesy: a body without one still says which status came.
+            self = .http(
+                status: response.statusCode, message: try? response.map(String.self, atKeyPath: "message"))
         case .decoding(_, let codingPath, _):
             self = .malformedResponse(
                 codingPath.isEmpty ? "not the documented JSON" : "at \(codingPath.joined(separator: "."))")
@@ -17,29 +22,16 @@ extension PetPhotoError {
         case .encoding, .responseTooLarge: self = .malformedResponse("\(error)")
         }
     }
-
-    /// An HTTP error, with the API's own message when its body has one.
-    static func http(_ response: Response, messageKey: String = "message") -> PetPhotoError {
-        let message = try? response.map(String.self, atKeyPath: messageKey)
-        return .http(status: response.statusCode, message: message)
-    }
 }
 
 extension NetworkProvider {
-    /// The body of `target`'s answer decoded as `Body`, or the reason there is none as a
-    /// ``PetPhotoError``: an error status (with the API's `message`), a failed request, or JSON
-    /// that is not `Body`.
+    /// The body of `target`'s answer decoded as `Body`. The target's validation (`.successCodes`)
+    /// turns an error status into a ``NetworkError`` like any other failure, and each becomes a
+    /// ``PetPhotoError`` through ``PetPhotoError/init(_:)``.
     func decoded<Body: Decodable>(_ body: Body.Type, from target: Target) async throws(PetPhotoError) -> Body
     {
-        let response: Response
         do {
-            response = try await request(target)
-        } catch {
-            throw PetPhotoError(error)
-        }
-        guard (200..<300).contains(response.statusCode) else { throw .http(response) }
-        do {
-            return try response.map(Body.self)
+            return try await request(target).map(Body.self)
         } catch let error as NetworkError {
             throw PetPhotoError(error)
         } catch {
