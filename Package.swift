@@ -84,6 +84,7 @@ let modules: [Module] = [
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
             "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data", .subprocess,
+            .systemPackage,
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

@@ -11,7 +11,9 @@ import RIBs
 public final class ReactorRuntime<R: Reactor> {
     private var latestState: R.State?
     private var subject: StreamSubject<R.State>?
+    /// The actions sent and not yet handled are `queue[next...]`.
     private var queue: [(action: R.Action, sent: SentAction)] = []
+    private var next = 0
     private var worker: Task<Void, Never>?
     lazy var stub = ReactorStub<R> { [unowned self] state in self.publish(state) }
 
@@ -21,7 +23,7 @@ public final class ReactorRuntime<R: Reactor> {
 
     isolated deinit {
         worker?.cancel()
-        for waiting in queue { waiting.sent.markReduced() }
+        for waiting in queue[next...] { waiting.sent.markReduced() }
         subject?.finish()
     }
 
@@ -56,11 +58,19 @@ public final class ReactorRuntime<R: Reactor> {
 
     /// The next action to handle, or `nil` (and no worker any more) when there is none.
     private func dequeue() -> (action: R.Action, sent: SentAction)? {
-        guard !queue.isEmpty else {
+        guard next < queue.count else {
+            queue.removeAll(keepingCapacity: true)
+            next = 0
             worker = nil
             return nil
         }
-        return queue.removeFirst()
+        if next >= 64, next * 2 >= queue.count {
+            // A queue that never drains would otherwise keep every handled action.
+            queue.removeFirst(next)
+            next = 0
+        }
+        defer { next += 1 }
+        return queue[next]
     }
 
     private func startWorker(for reactor: R) {
@@ -70,9 +80,9 @@ public final class ReactorRuntime<R: Reactor> {
             // The worker outlives the call that started it: actions its work sends belong to
             // no caller's group.
             await SentActions.outsideAnyGroup {
-                while let next = runtime.object?.dequeue() {
-                    await Self.handle(next.action, runtime: runtime, reactor: reactor)
-                    next.sent.markReduced()
+                while let turn = runtime.object?.dequeue() {
+                    await Self.handle(turn.action, runtime: runtime, reactor: reactor)
+                    turn.sent.markReduced()
                 }
             }
         }

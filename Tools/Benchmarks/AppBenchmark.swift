@@ -3,6 +3,8 @@ import Data
 import Domain
 import Foundation
 import LocalProvider
+import Subprocess
+import SystemPackage
 
 /// `bench app`: the built TodoApp-Dog (release), as a user runs it: the time from starting the
 /// process to its first frame, and the time per command with 10,000 todos. Peers, measured in
@@ -26,26 +28,32 @@ struct AppBenchmark: AsyncParsableCommand {
         #if DEBUG
             print("warning: this is a debug build; run `swift run -c release bench app` for real figures.")
         #endif
-        let app = try AppUnderTest()
+        let app = try await AppUnderTest()
         print("TodoApp benchmark: \(app.executable.path), median of \(repetitions), 80x24, --offline\n")
 
-        let bareStart = try Measurement.median(repetitions: repetitions) {
-            try app.runToEnd(arguments: ["--help"])
+        let bareStart = try await Measurement.median(repetitions: repetitions) {
+            try await app.runToEnd(arguments: ["--help"])
         }
-        let firstFrame = try Measurement.median(repetitions: repetitions) { try app.timeToFirstFrame() }
+        let firstFrame = try await Measurement.median(repetitions: repetitions) {
+            try await app.timeToFirstFrame()
+        }
 
         let script = Self.script(count: commands)
         var perCommand: [Int: Double] = [:]
         for size in [10, todos] {
             try app.resetData(todoCount: size)
-            let quitOnly = try Measurement.median(repetitions: repetitions) { try app.runScript(["quit"]) }
+            let quitOnly = try await Measurement.median(repetitions: repetitions) {
+                try await app.runScript(["quit"])
+            }
             // The script toggles and renames, so the list keeps its size from run to run.
-            let withCommands = try Measurement.median(repetitions: repetitions) {
-                try app.runScript(script + ["quit"])
+            let withCommands = try await Measurement.median(repetitions: repetitions) {
+                try await app.runScript(script + ["quit"])
             }
             perCommand[size] = max(0, withCommands - quitOnly) / Double(script.count)
         }
-        let firstFrameLarge = try Measurement.median(repetitions: repetitions) { try app.timeToFirstFrame() }
+        let firstFrameLarge = try await Measurement.median(repetitions: repetitions) {
+            try await app.timeToFirstFrame()
+        }
         let small = perCommand[10] ?? .nan
         let large = perCommand[todos] ?? .nan
 
@@ -84,34 +92,36 @@ struct AppBenchmark: AsyncParsableCommand {
     }
 }
 
-/// The release TodoAppDog next to the bench binary, with a private data folder.
+/// The release TodoAppDog next to the bench binary, with a private data folder. Runs are
+/// awaited through swift-subprocess, so the benchmark holds no thread of the cooperative pool
+/// while the app works.
 private struct AppUnderTest {
     let executable: URL
     let home: URL
 
-    init() throws {
+    init() async throws {
         let bench = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         executable = bench.deletingLastPathComponent().appendingPathComponent("TodoAppDog")
         if !FileManager.default.isExecutableFile(atPath: executable.path) {
             let configuration = bench.deletingLastPathComponent().lastPathComponent
             print("Building TodoAppDog (\(configuration))…")
-            let build = Process()
-            build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            build.arguments = ["swift", "build", "-c", configuration, "--product", "TodoAppDog"]
-            try build.run()
-            build.waitUntilExit()
-            guard build.terminationStatus == 0 else { throw ValidationError("could not build TodoAppDog") }
+            let build = try await Subprocess.run(
+                .name("swift"), arguments: ["build", "-c", configuration, "--product", "TodoAppDog"],
+                output: .discarded, error: .discarded)
+            guard build.terminationStatus.isSuccess else {
+                throw ValidationError("could not build TodoAppDog: \(build.terminationStatus)")
+            }
         }
         home = FileManager.default.temporaryDirectory.appendingPathComponent("bench-app-\(UUID().uuidString)")
     }
 
-    private var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
-        environment["TODOAPP_HOME"] = nil
-        return environment
+    private var environment: Environment {
+        .inherit.updating([
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "TODOAPP_HOME": nil,
+        ])
     }
 
     /// Replaces the flavor's todos with `todoCount` of them.
@@ -124,52 +134,44 @@ private struct AppUnderTest {
         try repository.compact(todos)
     }
 
-    private func process(_ arguments: [String]) -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        return (process, input, output)
-    }
-
-    func runToEnd(arguments: [String]) throws {
-        let (process, _, output) = process(arguments)
-        try process.run()
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-    }
-
-    func runScript(_ commands: [String]) throws {
-        let (process, input, output) = process(["--script", "-", "--size", "80x24", "--offline"])
-        try process.run()
-        input.fileHandleForWriting.write(Data((commands.joined(separator: "\n") + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ValidationError("TodoAppDog exited with \(process.terminationStatus)")
+    func runToEnd(arguments: [String]) async throws {
+        let run = try await Subprocess.run(
+            .path(FilePath(executable.path)), arguments: Arguments(arguments), environment: environment,
+            output: .discarded, error: .discarded)
+        guard run.terminationStatus.isSuccess else {
+            throw ValidationError("TodoAppDog exited with \(run.terminationStatus)")
         }
     }
 
-    /// Starts the app and reads until its first frame is complete (the line under it).
-    func timeToFirstFrame() throws {
-        let (process, input, output) = process(["--script", "-", "--size", "80x24", "--offline"])
-        try process.run()
-        var printed = Data()
-        let marker = Data("Type `help`".utf8)
-        while printed.range(of: marker) == nil {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed.append(chunk)
+    func runScript(_ commands: [String]) async throws {
+        let run = try await Subprocess.run(
+            .path(FilePath(executable.path)), arguments: ["--script", "-", "--size", "80x24", "--offline"],
+            environment: environment, input: .string(commands.joined(separator: "\n") + "\n"),
+            output: .discarded, error: .discarded)
+        guard run.terminationStatus.isSuccess else {
+            throw ValidationError("TodoAppDog exited with \(run.terminationStatus)")
         }
-        input.fileHandleForWriting.write(Data("quit\n".utf8))
-        try input.fileHandleForWriting.close()
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    }
+
+    /// Starts the app and reads until its first frame is complete (the line under it), then
+    /// lets it quit.
+    func timeToFirstFrame() async throws {
+        let marker = "Type `help`"
+        let run = try await Subprocess.run(
+            .path(FilePath(executable.path)), arguments: ["--script", "-", "--size", "80x24", "--offline"],
+            environment: environment, input: .inputWriter, output: .sequence, error: .discarded
+        ) { execution in
+            var printed = ""
+            var output = execution.standardOutput.makeAsyncIterator()
+            while !printed.contains(marker), let chunk = try await output.next() {
+                printed += chunk.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            }
+            _ = try await execution.standardInputWriter.write("quit\n")
+            try await execution.standardInputWriter.finish()
+            while try await output.next() != nil {}
+        }
+        guard run.terminationStatus.isSuccess else {
+            throw ValidationError("TodoAppDog exited with \(run.terminationStatus)")
+        }
     }
 }

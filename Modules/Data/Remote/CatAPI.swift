@@ -4,7 +4,7 @@ import NetworkProvider
 /// The Cat API (`https://api.thecatapi.com/v1`), as a ``TargetType``. The `x-api-key` header is
 /// optional; without it the API serves a basic set of images. `NetworkLoggerPlugin` redacts it.
 public struct CatAPI: TargetType {
-    /// The public API's address.
+    /// Where the public API lives; the app asks it unless `TODOAPP_API_BASE_URL` says otherwise.
     public static let defaultBaseURL = APIAddress.literal("https://api.thecatapi.com/v1")
 
     /// The endpoints the app uses.

@@ -3,7 +3,7 @@ import NetworkProvider
 
 /// The Dog CEO API (`https://dog.ceo/api`), as a ``TargetType``. No key is needed.
 public struct DogAPI: TargetType {
-    /// The public API's address.
+    /// Where the public API lives; the app asks it unless `TODOAPP_API_BASE_URL` says otherwise.
     public static let defaultBaseURL = APIAddress.literal("https://dog.ceo/api")
 
     /// The endpoints the app uses.

@@ -12,9 +12,9 @@ public enum Pet: String, Codable, Sendable, CaseIterable {
 public struct PetPhoto: Identifiable, Hashable, Codable, Sendable {
     /// The API's id, or the image URL where the API has none.
     public var id: String
-    /// Which animal.
+    /// The animal shown, and so the flavor whose API answered.
     public var pet: Pet
-    /// Where the image is.
+    /// The image's absolute address.
     public var url: URL
     /// The breed, when the API says.
     public var breed: String?
@@ -23,7 +23,7 @@ public struct PetPhoto: Identifiable, Hashable, Codable, Sendable {
     /// The image's size in pixels, when the API says.
     public var height: Int?
 
-    /// Creates a photo.
+    /// A photo as an API described it; what the API did not say stays `nil`.
     public init(id: String, pet: Pet, url: URL, breed: String? = nil, width: Int? = nil, height: Int? = nil) {
         self.id = id
         self.pet = pet

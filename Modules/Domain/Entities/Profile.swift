@@ -5,7 +5,7 @@ public struct Profile: Hashable, Codable, Sendable {
     /// A few words about them; may be empty.
     public var bio: String
 
-    /// Creates a profile.
+    /// A profile; either field may stay empty.
     public init(name: String = "", bio: String = "") {
         self.name = name
         self.bio = bio

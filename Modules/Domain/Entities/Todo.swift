@@ -11,7 +11,8 @@ public struct Todo: Identifiable, Hashable, Codable, Sendable {
     /// When it was added.
     public var createdAt: Date
 
-    /// Creates a todo.
+    /// A todo titled `title` as given (``TodoList/add(title:now:)`` checks a title a person
+    /// typed), not done and added now unless said otherwise.
     public init(id: UUID = UUID(), title: String, isDone: Bool = false, createdAt: Date = Date()) {
         self.id = id
         self.title = title

@@ -2,7 +2,7 @@
 public protocol PetPhotoRepository: Sendable {
     /// Which animal this repository shows.
     var pet: Pet { get }
-    /// A random photo.
+    /// A photo the API picks at random; each call asks again.
     ///
     /// - Throws: ``PetPhotoError`` saying why there is none.
     func randomPhoto() async throws(PetPhotoError) -> PetPhoto

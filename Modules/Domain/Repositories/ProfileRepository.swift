@@ -2,6 +2,6 @@
 public protocol ProfileRepository: Sendable {
     /// The saved profile, or an empty one.
     func loadProfile() throws(RepositoryError) -> Profile
-    /// Saves `profile`.
+    /// Replaces the stored profile with `profile`.
     func saveProfile(_ profile: Profile) throws(RepositoryError)
 }

@@ -5,10 +5,10 @@ import RIBs
 @MainActor
 public protocol AddTodoDependency: Dependency {}
 
-/// AddTodo's scope.
+/// AddTodo's scope: empty, as the form needs nothing from outside.
 public final class AddTodoComponent: Component<any AddTodoDependency> {}
 
-/// Builds the AddTodo RIB.
+/// What AddTodo's parent builds it with.
 @MainActor
 public protocol AddTodoBuildable: Buildable {
     /// Builds the RIB; `listener` hears the title the user submitted, or that they cancelled.

@@ -12,10 +12,10 @@ public protocol ProfileDependency: Dependency {
     var favoritePhotos: FavoritePhotos { get }
 }
 
-/// Profile's scope.
+/// Profile's scope: everything it uses comes from its parent's dependency.
 public final class ProfileComponent: Component<any ProfileDependency> {}
 
-/// Builds the Profile RIB.
+/// What Profile's parent builds it with.
 @MainActor
 public protocol ProfileBuildable: Buildable {
     /// Builds the profile RIB, ready for its parent to attach; `listener` is the parent's

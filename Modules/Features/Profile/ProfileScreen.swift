@@ -3,8 +3,9 @@ import Domain
 import HeadlessUI
 import Layout
 
-/// The profile screen, written with the declarative layer, as the seeds wrote Profile in
-/// SwiftUI: the person, the flavor's pet photo with its breed and size, and the favourites.
+/// The profile screen, written with the declarative layer, as the original RIBs-todo app wrote
+/// Profile in SwiftUI: the person, the flavor's pet photo with its breed and size, and the
+/// favourites.
 struct ProfileScreen: Element {
     var state: ProfileState
     var onRefresh: @MainActor () -> Void

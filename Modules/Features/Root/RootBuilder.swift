@@ -26,7 +26,7 @@ public protocol RootDependency: Dependency {
 /// (`RootComponent+Todo.swift`, `RootComponent+Profile.swift`).
 public final class RootComponent: Component<any RootDependency> {}
 
-/// Builds the root RIB.
+/// What the app builds the root RIB with.
 @MainActor
 public protocol RootBuildable: Buildable {
     /// Builds the RIB the app launches into its window.

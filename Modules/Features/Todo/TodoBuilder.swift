@@ -17,7 +17,7 @@ public final class TodoComponent: Component<any TodoDependency> {
     }
 }
 
-/// Builds the Todo RIB.
+/// What Todo's parent builds it with.
 @MainActor
 public protocol TodoBuildable: Buildable {
     /// Builds the list RIB, ready for its parent to attach; `listener` is the parent's interactor.
