@@ -19,9 +19,9 @@ let modules: [Module] = [
         "Layout", layer: .core, dependencies: [.log], testDependencies: [.subprocess],
         testExclude: ["kiwi_oracle.py"]),
     .module(
-        "HeadlessUI", layer: .core, dependencies: ["Layout", .log],
+        "HeadlessUI", layer: .core, dependencies: ["Layout", .log, "CJPEG", "CPNG"],
         testDependencies: ["Layout", "HeadlessUITesting"],
-        testExclude: ["Snapshots"]),
+        testExclude: ["Snapshots", "Images"]),
     .module(
         "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout"],
         testDependencies: ["HeadlessUI", "Layout", "HeadlessUITesting"], testExclude: ["Snapshots"]),
@@ -31,6 +31,8 @@ let modules: [Module] = [
         testDependencies: ["RIBs", "HeadlessUI", "Layout"]),
     .module("HTTPTestServer", layer: .core, tests: false),
     .systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+    .systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
+    .systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
     .module(
         "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"],
         testDependencies: ["HTTPTestServer", .log]),

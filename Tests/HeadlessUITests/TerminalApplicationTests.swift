@@ -273,3 +273,33 @@ struct TerminalApplicationTests {
         #expect(pilot.steps.first?.bytesWritten ?? 0 > 500)
     }
 }
+
+@MainActor
+@Suite("Window key commands: the app's own commands after the controllers'")
+struct WindowKeyCommandTests {
+    @Test func windowCommandsRunByKeyAndNameAndComeLastInTheHelp() {
+        let app = makeShoppingApp()
+        var quits = 0
+        app.window.keyCommands = [
+            KeyCommand("Quit", keys: [KeyPress("q")], typed: "quit", help: "Leave the app") { _ in
+                quits += 1
+                return .handled
+            },
+            KeyCommand("Delete all", keys: [KeyPress("d")], typed: "delete", help: "Hidden by the list's") {
+                _ in
+                .failed("the list's command should win")
+            },
+        ]
+        let pilot = TerminalPilot(window: app.window, size: Size(width: 40, height: 12))
+        pilot.press(KeyPress("q"))
+        #expect(app.window.perform(TerminalCommand("quit")!) == .handled)
+        #expect(quits == 2)
+        #expect(pilot.screen.contains("d Delete  ? Help  q Quit"))
+        let help = KeyCommand.helpText(for: app.window.availableKeyCommands)
+        #expect(help.hasSuffix("q, quit          Leave the app"))
+        #expect(!help.contains("Delete all"))
+        #expect(app.window.commandCompletions(for: "de") == ["delete"])
+        #expect(app.window.commandCompletions(for: "") == ["back", "delete", "quit", "tab"])
+        #expect(app.window.commandCompletions(for: "delete 1").isEmpty)
+    }
+}

@@ -19,7 +19,7 @@ extension ViewController {
 extension Window {
     /// Sends `command` along the responder chain of the root controller until one handles it
     /// or fails it: at each controller, first the declared ``ViewController/keyCommands`` with
-    /// its name, then ``ViewController/handle(_:)``.
+    /// its name, then ``ViewController/handle(_:)``; last the window's own ``keyCommands``.
     ///
     /// - Returns: ``CommandResult/notHandled`` when no controller on screen knows the command.
     public func perform(_ command: TerminalCommand) -> CommandResult {
@@ -29,6 +29,9 @@ extension Window {
             }
             let result = responder.handle(command)
             if result != .notHandled { return result }
+        }
+        if let declared = keyCommands.first(where: { $0.name == command.name }) {
+            return declared.perform(.typed(command))
         }
         return .notHandled
     }

@@ -22,6 +22,13 @@ open class Window: View {
     }
     /// Whether ``makeKeyAndVisible()`` was called: the window that receives the app's input.
     public private(set) var isKeyWindow = false
+    /// Commands of the whole app (quit, help), after every controller's in the responder chain:
+    /// run by their keys and typed names, and listed by the help bar and help text like the
+    /// controllers' ``ViewController/keyCommands``.
+    public var keyCommands: [KeyCommand] = []
+    /// What the terminal shows; views read it while drawing (``DrawingContext/capabilities``).
+    /// ``TerminalApplication`` sets it from the terminal's environment.
+    public var capabilities = TerminalCapabilities()
 
     private var root: ViewController?
     let focusStorage = FocusStorage()

@@ -12,6 +12,9 @@ public struct DrawingContext {
     public internal(set) var height = 0
     /// The view's layout direction, for ``TextAlignment/natural``.
     public internal(set) var layoutDirection = LayoutDirection.leftToRight
+    /// What the terminal the frame is for shows (its window's ``Window/capabilities``), for
+    /// views that draw differently without colours or UTF-8.
+    public internal(set) var capabilities = TerminalCapabilities()
 
     var canvas: Canvas
     /// The view's top-left corner on the canvas.

@@ -18,6 +18,7 @@ public enum Renderer {
         view.layoutIfNeeded()
         let size = view.frame.size
         var context = DrawingContext(canvas: Canvas(width: cells(size.width), height: cells(size.height)))
+        context.capabilities = view.window?.capabilities ?? TerminalCapabilities()
         let bounds = CellRect(x: 0, y: 0, width: context.canvas.width, height: context.canvas.height)
         draw(
             view, originX: 0, originY: 0, clip: bounds, direction: view.effectiveUserInterfaceLayoutDirection,

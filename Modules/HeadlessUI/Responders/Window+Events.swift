@@ -55,13 +55,15 @@ extension Window {
     // MARK: Key commands
 
     /// The key commands on screen: those of the topmost controller's responder chain, deepest
-    /// first, without those a deeper controller's command hides (same key or same name).
+    /// first, then the window's own ``keyCommands``, without those a deeper controller's
+    /// command hides (same key or same name).
     public var availableKeyCommands: [KeyCommand] {
         var seenKeys = Set<KeyPress>()
         var seenNames = Set<String>()
         var commands: [KeyCommand] = []
-        for responder in rootViewController?.commandResponders ?? [] {
-            for var command in responder.keyCommands {
+        let declared = (rootViewController?.commandResponders ?? []).map(\.keyCommands) + [keyCommands]
+        for commandsOfOneResponder in declared {
+            for var command in commandsOfOneResponder {
                 command.keys.removeAll { seenKeys.contains($0) }
                 if let name = command.name, seenNames.contains(name) { command.name = nil }
                 guard !command.keys.isEmpty || command.name != nil else { continue }
@@ -71,6 +73,14 @@ extension Window {
             }
         }
         return commands
+    }
+
+    /// Completions for a command line typed at a prompt: the names of the commands on screen
+    /// that start with `text`, while it is still the first word. For ``TextField/completion``.
+    public func commandCompletions(for text: String) -> [String] {
+        guard !text.contains(" ") else { return [] }
+        let prefix = text.lowercased()
+        return availableKeyCommands.compactMap(\.name).filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     // MARK: Focus

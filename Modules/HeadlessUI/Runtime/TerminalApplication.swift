@@ -109,6 +109,7 @@ public final class TerminalApplication {
         output: @escaping ([UInt8]) -> Void
     ) {
         self.window = window
+        window.capabilities = capabilities
         writer = FrameWriter(capabilities: capabilities)
         self.session = session
         self.output = output

@@ -1,3 +1,4 @@
+import Foundation
 import Layout
 
 /// What a terminal knows about a picture: where it lives and, when known, its size in pixels.
@@ -14,7 +15,17 @@ public struct Image: Sendable, Hashable {
     }
 }
 
-/// A captioned box that stands in for a picture a terminal cannot show, as `UIImageView`.
+/// A picture, drawn with half-block cells, or a captioned box that stands in for it, as
+/// `UIImageView`.
+///
+/// ```swift
+/// let view = ImageView(image: Image(url: photo.url), caption: "Shiba")
+/// view.setImageData(downloaded)       // decoded with libjpeg-turbo or libpng
+/// ```
+///
+/// With a ``bitmap`` it draws the pixels scaled to fit, their aspect ratio kept
+/// (``DrawingContext/drawImage(_:x:y:width:height:)``), and the caption under them. Without
+/// one, or when the data could not be decoded (``failure``), it draws the box:
 ///
 /// ```text
 /// ╭──────────────────────────╮
@@ -36,6 +47,14 @@ open class ImageView: View, Drawable {
     public var caption: String? {
         didSet { if caption != oldValue { invalidateIntrinsicContentSize() } }
     }
+    /// The decoded pixels to draw; `nil` draws the box with the caption instead.
+    public var bitmap: Bitmap? {
+        didSet { if bitmap != oldValue { invalidateIntrinsicContentSize() } }
+    }
+    /// Why the picture could not be shown, drawn in the box in place of the picture.
+    public var failure: ImageError? {
+        didSet { if failure != oldValue { invalidateIntrinsicContentSize() } }
+    }
     /// The border's characters.
     public var border = BorderStyle.rounded
     /// How the caption is drawn.
@@ -51,10 +70,25 @@ open class ImageView: View, Drawable {
         super.init(frame: .zero)
     }
 
-    /// The lines inside the box: caption, address and pixel size, those that are known.
+    /// Decodes `data` (a JPEG or a PNG) and shows it. When it cannot be decoded the view shows
+    /// the reason in its box instead, and the error is thrown for the caller to report.
+    public func setImageData(_ data: Data) throws(ImageError) {
+        do {
+            bitmap = try Bitmap(data: data)
+            failure = nil
+        } catch {
+            bitmap = nil
+            failure = error
+            throw error
+        }
+    }
+
+    /// The lines inside the box: caption, address and pixel size, those that are known, and
+    /// why the picture failed.
     public var contentLines: [String] {
         var lines: [String] = []
         if let caption, !caption.isEmpty { lines.append(caption) }
+        if let failure { lines.append("⚠ \(failure)") }
         if let image {
             lines.append(image.url)
             if let size = image.pixelSize {
@@ -73,14 +107,28 @@ open class ImageView: View, Drawable {
         let widest = lines.filter { $0 != address }.map(\.terminalWidth).max() ?? 0
         let width = max(Self.minimumWidth, widest + 4)
         var height = lines.count + 2
-        if let size = image?.pixelSize, size.width > 0 {
+        if let bitmap, bitmap.width > 0 {
+            let captionRows = (caption?.isEmpty ?? true) ? 0 : 1
+            height =
+                Int((Double(width) * Double(bitmap.height) / Double(bitmap.width) / 2).rounded())
+                + captionRows
+        } else if let size = image?.pixelSize, size.width > 0 {
             height = max(height, Int((Double(width) * size.height / size.width / 2).rounded()))
         }
         return Size(width: Double(width), height: Double(height))
     }
 
-    /// Draws the box and its lines, centred vertically and horizontally.
+    /// Draws the picture with its caption under it, or the box and its lines, centred
+    /// vertically and horizontally.
     open func draw(in context: inout DrawingContext) {
+        if let bitmap {
+            let captionRows = (caption?.isEmpty ?? true) ? 0 : 1
+            context.drawImage(bitmap, width: context.width, height: context.height - captionRows)
+            if let caption, captionRows > 0 {
+                context.drawLine(caption, y: context.height - 1, alignment: .center, style: captionStyle)
+            }
+            return
+        }
         context.drawBox(border: border)
         let lines = contentLines
         let room = context.width - 4
