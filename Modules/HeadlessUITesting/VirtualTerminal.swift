@@ -104,6 +104,11 @@ public struct VirtualTerminal: Sendable {
                 x: max(1, numbers.count > 1 ? numbers[1] : 1) - 1, y: max(1, numbers.first ?? 1) - 1)
         case UInt8(ascii: "J") where numbers.first == 2:
             screen = Canvas(width: screen.width, height: screen.height)
+        case UInt8(ascii: "K") where (numbers.first ?? 0) == 0:
+            // Erase to the end of the line, as blank cells.
+            for x in cursor.x..<screen.width where cursor.y < screen.height {
+                screen.replace(x: x, y: cursor.y, with: " ", style: .plain)
+            }
         case UInt8(ascii: "h") where isPrivate: modes.formUnion(numbers)
         case UInt8(ascii: "l") where isPrivate: modes.subtract(numbers)
         case UInt8(ascii: "m"): applySGR(numbers)

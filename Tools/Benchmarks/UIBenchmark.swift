@@ -8,13 +8,18 @@ import Layout
 struct UIBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ui",
-        abstract: "Layout and render per frame: a typical 80x24 screen, and scrolling a 10,000-row list.")
+        abstract:
+            "Layout and render per frame, bytes written per frame, key-to-frame latency, first frames, and image decode and draw."
+    )
 
     @Option(help: "Frames per measurement.")
     var frames = 500
 
     @Option(help: "Repetitions; the median is reported.")
     var repetitions = 7
+
+    @Option(help: "Key presses timed for the key-to-frame latency.")
+    var keyPresses = 5_000
 
     @MainActor
     func run() async throws {
@@ -98,6 +103,8 @@ struct UIBenchmark: AsyncParsableCommand {
         row("resize 80x24 <-> 100x30, render", resize, frames: resizeFrames)
         row("declarative screen: state change, render", stateChange, frames: frameCount)
         row("first frame: build, layout, render", firstFrame, frames: 1, hasGoal: false)
+
+        try UIRuntimeBenchmark(repetitions: repetitions, keyPresses: keyPresses).run()
     }
 
     private func microseconds(_ seconds: Double) -> String {

@@ -16,7 +16,8 @@
 /// that is not UTF-8 every character goes through ``GlyphFallback``.
 ///
 /// A full frame, the first one or the one after ``invalidate()``, clears the screen and writes
-/// every cell that is not blank.
+/// every cell that is not blank. In a diff, a row whose changed end is blank is erased to its
+/// end in one sequence rather than written over with spaces.
 public struct FrameWriter: Sendable {
     /// What the terminal shows.
     public var capabilities: TerminalCapabilities
@@ -63,8 +64,23 @@ public struct FrameWriter: Sendable {
         let oldCells = before.cells
         for y in 0..<canvas.height {
             let row = y * width
+            // Where the rest of the new row is blank: a change there is one erase to the end.
+            var blankFrom = width
+            while blankFrom > 0, newCells[row + blankFrom - 1] == .blank { blankFrom -= 1 }
             var x = 0
             while x < width {
+                if x >= blankFrom, !full {
+                    guard (x..<width).contains(where: { oldCells[row + $0] != .blank }) else { break }
+                    begin()
+                    if cursor?.y != y || cursor?.x != x { Self.move(x: x, y: y, into: &out) }
+                    if style != .plain {
+                        out.append(contentsOf: Self.resetStyle)
+                        style = .plain
+                    }
+                    out.append(contentsOf: Self.eraseToEndOfLine)
+                    cursor = (x, y)
+                    break
+                }
                 guard newCells[row + x] != oldCells[row + x] || (full && newCells[row + x] != .blank) else {
                     x += 1
                     continue
@@ -148,5 +164,6 @@ public struct FrameWriter: Sendable {
     static let hideCursor = Array("\u{1B}[?25l".utf8)
     static let showCursor = Array("\u{1B}[?25h".utf8)
     static let resetStyle = Array("\u{1B}[0m".utf8)
+    static let eraseToEndOfLine = Array("\u{1B}[K".utf8)
     static let clearScreen = Array("\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8)
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Layout
 
@@ -38,21 +37,16 @@ public enum Terminal {
     }
 
     /// The terminal's resizes, as they happen (`SIGWINCH`). Iterate it on the main actor and
-    /// resize the window to ``size(fileDescriptor:)`` for each.
+    /// resize the window to ``size(fileDescriptor:)`` for each. ``TerminalApplication`` does this
+    /// itself.
     public static func resizes() -> AsyncStream<Void> {
-        AsyncStream { continuation in
-            signal(SIGWINCH, SIG_IGN)
-            let source = SignalSource(DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global()))
-            source.source.setEventHandler { continuation.yield() }
-            source.source.resume()
-            continuation.onTermination = { _ in source.source.cancel() }
+        let signals = SignalEvents.stream([SIGWINCH])
+        return AsyncStream { continuation in
+            let task = Task {
+                for await _ in signals { continuation.yield() }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
-}
-
-/// A dispatch source handed to the stream's termination handler; dispatch sources may be
-/// cancelled from any thread.
-private final class SignalSource: @unchecked Sendable {
-    let source: any DispatchSourceSignal
-    init(_ source: any DispatchSourceSignal) { self.source = source }
 }
