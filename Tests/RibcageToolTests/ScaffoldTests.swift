@@ -15,7 +15,7 @@ struct ScaffoldTests {
         let modules: [Module] = [
             .module("RIBs", layer: .core),
             .module("Layout", layer: .core, dependencies: [logging]),
-            .module("HeadlessUI", layer: .core, dependencies: ["Layout", logging]),
+            .module("HeadlessUI", layer: .core, dependencies: ["Layout", logging, "CJPEG", "CPNG"]),
             // Laid out as swift-format does once a row grows: the name on a line of its own.
             .module(
                 "RIBsHeadlessUI", layer: .core,
@@ -52,7 +52,11 @@ struct ScaffoldTests {
         let package = Package(
             name: "Workspace", products: [],
             dependencies: [.package(url: "https://github.com/apple/swift-log", from: "1.16.2")],
-            targets: modules.flatMap(\\.targets), swiftLanguageModes: [.v6])
+            targets: modules.flatMap(\\.targets) + [
+                .systemLibrary(name: "CJPEG", path: "Modules/CJPEG", pkgConfig: "libjpeg"),
+                .systemLibrary(name: "CPNG", path: "Modules/CPNG", pkgConfig: "libpng"),
+            ],
+            swiftLanguageModes: [.v6])
 
         """
 
@@ -65,7 +69,9 @@ struct ScaffoldTests {
         |--------|------|-------|---------|--------------|-------------|
         | RIBs | Modules/RIBs | Core | library | — | — |
         | Layout | Modules/Layout | Core | library | Logging (swift-log) | — |
-        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Logging (swift-log) | — |
+        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Logging (swift-log), CJPEG, CPNG | — |
+        | CJPEG | Modules/CJPEG | Core | system library (pkg-config libjpeg) | — | — |
+        | CPNG | Modules/CPNG | Core | system library (pkg-config libpng) | — | — |
         | RIBsHeadlessUI | Modules/RIBsHeadlessUI | Core | library | RIBs, HeadlessUI | — |
 
         ## Layers
@@ -90,7 +96,7 @@ struct ScaffoldTests {
         try folder.write(project, to: "Project.swift.md")
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("Modules"), withIntermediateDirectories: true)
-        for module in ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"] {
+        for module in ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI", "CJPEG", "CPNG"] {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Modules/\(module)").standardizedFileURL
             try FileManager.default.copyItem(
