@@ -75,6 +75,22 @@ struct RealTerminalTests {
         }
     }
 
+    @Test func aPictureShowsAsColouredHalfBlocks() async throws {
+        let picture = URL(filePath: #filePath).deletingLastPathComponent()
+            .appending(path: "Images/sunset-64x48.jpg").path
+        try await Tmux.session { tmux in
+            try await tmux.startDemoInShell(arguments: ["--image", picture])
+            try await tmux.waitFor { $0.contains("3 Picture") }
+            try await tmux.send("M-3")
+            let screen = try await tmux.waitFor { $0.contains("▀") }
+            #expect(screen.contains("sunset-64x48.jpg"))
+            let styled = try await tmux.run(["capture-pane", "-p", "-e", "-t", tmux.target])
+            #expect(styled.contains("38;5;") && styled.contains("48;5;"))
+            try await tmux.send("C-c")
+            try await tmux.waitFor { $0.contains("MODES-RESTORED") }
+        }
+    }
+
     @Test func aCLocaleAndNoColorGetASCIIAndNoColours() async throws {
         try await Tmux.session { tmux in
             try await tmux.startDemoInShell(environment: ["LANG": "C", "LC_ALL": "C", "NO_COLOR": "1"])
@@ -137,7 +153,12 @@ struct Tmux {
     /// Starts the pane running `command` in an 80×24 window.
     func start(command: String, environment: [String: String] = [:]) async throws {
         var arguments = ["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", "80", "-y", "24"]
-        let settings = ["LANG": "C.UTF-8", "TERM": "xterm-256color"].merging(environment) { $1 }
+        // What the test runner's own environment may say (NO_COLOR, LC_ALL) must not decide:
+        // empty values count as unset.
+        let defaults = [
+            "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": "", "TERM": "xterm-256color", "NO_COLOR": "",
+        ]
+        let settings = defaults.merging(environment) { $1 }
         for (key, value) in settings.sorted(by: { $0.key < $1.key }) {
             arguments += ["-e", "\(key)=\(value)"]
         }
@@ -146,10 +167,11 @@ struct Tmux {
 
     /// Starts the demo from a non-interactive shell that prints its exit status and whether the
     /// terminal's settings are what they were before it ran.
-    func startDemoInShell(environment: [String: String] = [:]) async throws {
+    func startDemoInShell(arguments: [String] = [], environment: [String: String] = [:]) async throws {
         let demo = try Self.demoPath()
+        let extra = arguments.map { " '\($0)'" }.joined()
         let script = """
-            before=$(stty -g); '\(demo)' --pid-file '\(pidFile)'; echo "status=$?"; \
+            before=$(stty -g); '\(demo)' --pid-file '\(pidFile)'\(extra); echo "status=$?"; \
             if [ "$before" = "$(stty -g)" ]; then echo MODES-RESTORED; else echo MODES-CHANGED; fi; exec sleep 600
             """
         try await start(

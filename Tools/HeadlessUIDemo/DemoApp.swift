@@ -6,13 +6,16 @@ import Layout
 /// help bar; built with HeadlessUI's UIKit-like controllers.
 @MainActor
 enum DemoApp {
-    /// The window with the list and the form in tabs.
-    static func makeWindow(size: Size) -> Window {
+    /// The window with the list and the form in tabs, and a picture tab when `imagePath` is
+    /// given.
+    static func makeWindow(size: Size, imagePath: String? = nil) -> Window {
         let list = GroceryListViewController()
         let form = NewGroceryViewController()
         form.onSave = { [weak list] name in list?.add(name) }
         let tabs = TabBarController()
-        tabs.viewControllers = [NavigationController(rootViewController: list), form]
+        var controllers: [ViewController] = [NavigationController(rootViewController: list), form]
+        if let imagePath { controllers.append(PictureViewController(path: imagePath)) }
+        tabs.viewControllers = controllers
         tabs.tabBar.trailingText = "HeadlessUI demo"
         let window = Window(size: size)
         window.rootViewController = tabs
@@ -161,5 +164,35 @@ final class NewGroceryViewController: ViewController {
         guard !trimmed.isEmpty else { return }
         onSave?(trimmed)
         hint.text = "Added \(trimmed). Alt-1 shows the list."
+    }
+}
+
+/// A picture from a file, drawn with half blocks, or the reason it cannot be shown.
+@MainActor
+final class PictureViewController: ViewController {
+    private let path: String
+    private let imageView = ImageView()
+
+    init(path: String) {
+        self.path = path
+        super.init()
+        title = "Picture"
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        imageView.caption = URL(fileURLWithPath: path).lastPathComponent
+        do {
+            try imageView.setImageData(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            // The view shows why in place of the picture; an unreadable file is said the same way.
+            if imageView.failure == nil {
+                imageView.failure = .unreadable(path: path, reason: error.localizedDescription)
+            }
+        }
+        view.addSubview(imageView)
+        makeLayout {
+            _ = try imageView.ndl.makeConstraints { make in make.edges.equalToSuperview() }
+        }
     }
 }

@@ -1,7 +1,7 @@
 // headlessui-demo: a small full-screen app on HeadlessUI's terminal runtime, for trying the
 // runtime by hand and for its real-terminal test under tmux.
 //
-//     swift run headlessui-demo [--pid-file PATH]
+//     swift run headlessui-demo [--pid-file PATH] [--image PATH]
 //
 // Keys: Up/Down, Enter, Esc, Tab, Alt-1/Alt-2, d, ?, Ctrl-L, Ctrl-Z, Ctrl-C.
 
@@ -14,6 +14,9 @@ import Layout
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let imagePath = arguments.firstIndex(of: "--image").flatMap {
+    $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+}
 if let index = arguments.firstIndex(of: "--pid-file"), index + 1 < arguments.count {
     do {
         try "\(getpid())\n".write(toFile: arguments[index + 1], atomically: true, encoding: .utf8)
@@ -25,7 +28,8 @@ if let index = arguments.firstIndex(of: "--pid-file"), index + 1 < arguments.cou
 
 @MainActor
 func runDemo() async -> Int32 {
-    let window = DemoApp.makeWindow(size: Terminal.size() ?? Size(width: 80, height: 24))
+    let window = DemoApp.makeWindow(
+        size: Terminal.size() ?? Size(width: 80, height: 24), imagePath: imagePath)
     let application = TerminalApplication(window: window)
     do {
         let reason = try await application.run()
