@@ -44,9 +44,14 @@ public struct ConstraintDSL {
     /// Changes the constants of the item's existing `ndl` constraints to the closure's, as
     /// SnapKit's `updateConstraints` does; makes them if the item has none yet.
     ///
-    /// - Throws: ``LayoutError/updateMismatch(constraint:)`` when a constraint matches no
-    ///   existing one in items, attributes, relation, multiplier and priority (SnapKit crashes
-    ///   there); nothing is changed then.
+    /// Each attribute is matched on its own, against every layout constraint `ndl` made for the
+    /// item: after `make.top.left.equalToSuperview()`, an update of `make.left` changes that one,
+    /// and `make.edges.equalToSuperview().inset(10)` updates four edges made one by one. A match
+    /// has the same items, attributes, relation, multiplier and priority; only the constant
+    /// changes. Returns the existing constraints that changed.
+    ///
+    /// - Throws: ``LayoutError/updateMismatch(constraint:)`` when an attribute matches no
+    ///   existing layout constraint (SnapKit crashes there); nothing is changed then.
     @discardableResult
     public func updateConstraints(_ closure: (ConstraintMaker) -> Void) throws(LayoutError) -> [NDLConstraint]
     {
@@ -56,15 +61,22 @@ public struct ConstraintDSL {
             for constraint in made { constraint.activate() }
             return made
         }
-        var matches: [(old: NDLConstraint, new: NDLConstraint)] = []
+        let candidates = existing.flatMap { owner in owner.layoutConstraints.map { (owner, $0) } }
+        var updates: [(owner: NDLConstraint, old: LayoutConstraint, constant: Double)] = []
         for constraint in made {
-            guard let match = existing.first(where: { Self.matches($0, constraint) }) else {
-                throw .updateMismatch(constraint: constraint.description)
+            for new in constraint.layoutConstraints {
+                guard let match = candidates.first(where: { Self.matches($0.1, new) }) else {
+                    throw .updateMismatch(constraint: new.description)
+                }
+                updates.append((match.0, match.1, new.constant))
             }
-            matches.append((match, constraint))
         }
-        for (old, new) in matches { old.takeConstants(from: new) }
-        return matches.map(\.old)
+        var changed: [NDLConstraint] = []
+        for update in updates {
+            update.old.constant = update.constant
+            if !changed.contains(where: { $0 === update.owner }) { changed.append(update.owner) }
+        }
+        return changed
     }
 
     /// Deactivates every constraint `ndl` made for the item.
@@ -82,17 +94,63 @@ public struct ConstraintDSL {
     }
 
     /// SnapKit's matching rule: the same items, attributes, relation, multiplier and priority;
-    /// only the constants may differ.
-    private static func matches(_ old: NDLConstraint, _ new: NDLConstraint) -> Bool {
-        guard old.layoutConstraints.count == new.layoutConstraints.count, !old.layoutConstraints.isEmpty
-        else {
-            return false
+    /// only the constant may differ. The new constraint's constant was computed for the same
+    /// attribute related to, so it is the one to take.
+    private static func matches(_ old: LayoutConstraint, _ new: LayoutConstraint) -> Bool {
+        old.firstItem === new.firstItem && old.firstAttribute == new.firstAttribute
+            && old.relation == new.relation && old.secondItem === new.secondItem
+            && old.secondAttribute == new.secondAttribute && old.multiplier == new.multiplier
+            && old.priority == new.priority
+    }
+
+    // MARK: Label and content priorities
+
+    /// Names the view or guide in constraint descriptions and conflict reports, as SnapKit's
+    /// `setLabel(_:)`: a view's ``View/accessibilityIdentifier``, a guide's identifier.
+    public func setLabel(_ value: String?) {
+        if let view = target as? View { view.accessibilityIdentifier = value }
+        if let guide = target as? LayoutGuide { guide.identifier = value }
+    }
+
+    /// The label set with ``setLabel(_:)``.
+    public func label() -> String? {
+        (target as? View)?.accessibilityIdentifier ?? (target as? LayoutGuide)?.identifier
+    }
+
+    /// How much the view resists growing wider than its content (SnapKit's
+    /// `contentHuggingHorizontalPriority`). A guide has no content: it reads 250, and a write is
+    /// logged as misuse.
+    public var contentHuggingHorizontalPriority: LayoutPriority {
+        get { (target as? View)?.contentHuggingPriority(for: .horizontal) ?? .defaultLow }
+        nonmutating set { onView { $0.setContentHuggingPriority(newValue, for: .horizontal) } }
+    }
+
+    /// How much the view resists growing taller than its content.
+    public var contentHuggingVerticalPriority: LayoutPriority {
+        get { (target as? View)?.contentHuggingPriority(for: .vertical) ?? .defaultLow }
+        nonmutating set { onView { $0.setContentHuggingPriority(newValue, for: .vertical) } }
+    }
+
+    /// How much the view resists becoming narrower than its content (SnapKit's
+    /// `contentCompressionResistanceHorizontalPriority`). A guide reads 750.
+    public var contentCompressionResistanceHorizontalPriority: LayoutPriority {
+        get { (target as? View)?.contentCompressionResistancePriority(for: .horizontal) ?? .defaultHigh }
+        nonmutating set { onView { $0.setContentCompressionResistancePriority(newValue, for: .horizontal) } }
+    }
+
+    /// How much the view resists becoming shorter than its content.
+    public var contentCompressionResistanceVerticalPriority: LayoutPriority {
+        get { (target as? View)?.contentCompressionResistancePriority(for: .vertical) ?? .defaultHigh }
+        nonmutating set { onView { $0.setContentCompressionResistancePriority(newValue, for: .vertical) } }
+    }
+
+    private func onView(_ body: (View) -> Void) {
+        guard let view = target as? View else {
+            LayoutLog.logger.error(
+                "\(target.layoutDebugName) is a layout guide: it has no content to hug or resist.")
+            return
         }
-        return zip(old.layoutConstraints, new.layoutConstraints).allSatisfy { a, b in
-            a.firstItem === b.firstItem && a.firstAttribute == b.firstAttribute && a.relation == b.relation
-                && a.secondItem === b.secondItem && a.secondAttribute == b.secondAttribute
-                && a.multiplier == b.multiplier && a.priority == b.priority
-        }
+        body(view)
     }
 
     // MARK: Attributes to relate to

@@ -49,7 +49,6 @@ final class ConstraintDescription {
         var made: [LayoutConstraint] = []
         for attribute in attributes.layoutAttributes {
             let other: (item: (any LayoutItem)?, attribute: LayoutAttribute?)
-            let constantValue = constantValue(for: attribute, direction: direction)
             switch target {
             case .constant:
                 if attribute.isDimension {
@@ -68,6 +67,9 @@ final class ConstraintDescription {
                 }
                 if let failure = Self.checkSameTree(item, related.target) { return .failure(failure) }
             }
+            // As SnapKit: the constant follows the attribute related to, so an inset to another
+            // view's bottom is subtracted, whatever attribute it constrains.
+            let constantValue = constantValue(for: other.attribute ?? attribute, direction: direction)
             made.append(
                 LayoutConstraint(
                     item: item, attribute: attribute, relatedBy: relation, toItem: other.item,
@@ -78,8 +80,9 @@ final class ConstraintDescription {
         return .success(made)
     }
 
-    /// The constant of `attribute`'s layout constraint. Unlike SnapKit, where a later `offset`
-    /// replaces a constant target, the two add up: `equalTo(10).offset(2)` is 12, as the seeds'
+    /// The constant of a layout constraint that relates to `attribute` (its second attribute,
+    /// or its first when it has none). Unlike SnapKit, where a later `offset` replaces a
+    /// constant target, the two add up: `equalTo(10).offset(2)` is 12, as the seeds'
     /// `.constant(_:)` adds.
     func constantValue(for attribute: LayoutAttribute, direction: LayoutDirection) -> Double {
         var value = constant.value(for: attribute, direction: direction)

@@ -42,10 +42,11 @@ public class ConstraintMakerPrioritizable: ConstraintMakerFinalizable {
 /// A chain after its relation: multiplier and constant (SnapKit's `ConstraintMakerEditable`).
 @MainActor
 public class ConstraintMakerEditable: ConstraintMakerPrioritizable {
-    /// Multiplies the related attribute.
+    /// Multiplies the related attribute by `amount`. As in SnapKit the last `multipliedBy` or
+    /// `dividedBy` of a chain wins: `multipliedBy(0.5).dividedBy(4)` is 0.25.
     @discardableResult
     public func multipliedBy(_ amount: some BinaryFloatingPoint) -> ConstraintMakerEditable {
-        description.multiplier *= Double(amount)
+        description.multiplier = Double(amount)
         return self
     }
 
@@ -55,10 +56,11 @@ public class ConstraintMakerEditable: ConstraintMakerPrioritizable {
         multipliedBy(Double(amount))
     }
 
-    /// Divides the related attribute (multiplies it by 1/`amount`).
+    /// Multiplies the related attribute by 1/`amount`; the last `multipliedBy` or `dividedBy`
+    /// of a chain wins, as in SnapKit.
     @discardableResult
     public func dividedBy(_ amount: some BinaryFloatingPoint) -> ConstraintMakerEditable {
-        description.multiplier /= Double(amount)
+        description.multiplier = 1 / Double(amount)
         return self
     }
 

@@ -29,9 +29,28 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
         }
     }
 
-    /// Whether every layout constraint is active.
+    /// Whether every layout constraint is active. Setting it activates or deactivates the
+    /// constraint, as SnapKit's `isActive`.
     public var isActive: Bool {
-        !layoutConstraints.isEmpty && layoutConstraints.allSatisfy(\.isActive)
+        get { !layoutConstraints.isEmpty && layoutConstraints.allSatisfy(\.isActive) }
+        set { newValue ? activate() : deactivate() }
+    }
+
+    /// The name that descriptions and conflict reports print for every layout constraint of the
+    /// chain (SnapKit's `labeled`); `nil` for none.
+    public var label: String? {
+        get { source.label }
+        set {
+            source.label = newValue
+            for constraint in layoutConstraints { constraint.identifier = newValue }
+        }
+    }
+
+    /// Names the constraint, as ``label`` does; returns it for chaining.
+    @discardableResult
+    public func labeled(_ label: String) -> NDLConstraint {
+        self.label = label
+        return self
     }
 
     /// Activates the constraint and records it with its item, so `remakeConstraints` and
@@ -77,19 +96,11 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
         return self
     }
 
-    /// Copies another constraint's constants (what `updateConstraints` does).
-    func takeConstants(from other: NDLConstraint) {
-        source.constant = other.source.constant
-        source.target = other.source.target
-        for (mine, theirs) in zip(layoutConstraints, other.layoutConstraints) {
-            mine.constant = theirs.constant
-        }
-    }
-
     private func refreshConstants() -> NDLConstraint {
         let direction = source.item.owningView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
         for constraint in layoutConstraints {
-            constraint.constant = source.constantValue(for: constraint.firstAttribute, direction: direction)
+            constraint.constant = source.constantValue(
+                for: constraint.secondAttribute ?? constraint.firstAttribute, direction: direction)
         }
         return self
     }

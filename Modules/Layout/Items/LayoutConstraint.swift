@@ -146,10 +146,36 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
             let second = secondItem.expression(
                 for: secondAttribute, direction: secondItem.owningView?.resolvedDirection ?? .leftToRight)
             expression = expression - multiplier * second
+            if multiplier != 1 && !firstAttribute.isDimension && !secondAttribute.isDimension,
+                let ancestor = Self.nearestCommonAncestor(firstItem.owningView, secondItem.owningView)
+            {
+                // Auto Layout multiplies positions in the coordinates of the items' nearest common
+                // ancestor: `centerX == superview.centerX * 0.5` is a quarter of the superview's
+                // width from its left edge, wherever the superview is. first − a = m·(second − a).
+                let origin: LayoutAttribute =
+                    firstAttribute.axis == .vertical ? .top : firstAttribute.isDirectional ? .leading : .left
+                let anchor = ancestor.expression(for: origin, direction: ancestor.resolvedDirection)
+                expression = expression - (1 - multiplier) * anchor
+            }
         }
         let result = Constraint(expression - constant, relation, strength: priority.strength)
         result.label = identifier
         return result
+    }
+
+    private static func nearestCommonAncestor(_ first: View?, _ second: View?) -> View? {
+        var ancestors = Set<ObjectIdentifier>()
+        var view = first
+        while let current = view {
+            ancestors.insert(ObjectIdentifier(current))
+            view = current.superview
+        }
+        view = second
+        while let current = view {
+            if ancestors.contains(ObjectIdentifier(current)) { return current }
+            view = current.superview
+        }
+        return nil
     }
 
     /// What makes the solver form differ beyond `version`: directions and baseline offsets.
