@@ -22,16 +22,16 @@ struct AffectedTests {
     static func select(_ files: [String]) -> [String: String] {
         let selection = AffectedSelection(
             package: package, index: TestSuiteIndex(package: package), changedFiles: files)
-        return Dictionary(uniqueKeysWithValues: selection.choices.map { ($0.suite.module, $0.reason) })
+        return Dictionary(uniqueKeysWithValues: selection.choices.map { ($0.suite.testTarget, $0.reason) })
     }
 
     @Test("selects changed modules and everything that depends on them, saying why")
     func dependents() {
         #expect(
             Self.select(["Modules/Core/Core.swift", "README.md"]) == [
-                "Core": "changed: Modules/Core/Core.swift",
-                "Feature": "depends on Core (changed)",
-                "App": "depends on Feature",
+                "CoreTests": "depends on Core (changed)",
+                "FeatureTests": "depends on Feature",
+                "AppTests": "depends on App",
             ])
     }
 
@@ -39,15 +39,23 @@ struct AffectedTests {
     func testsAndUnrelated() {
         #expect(
             Self.select(["Tests/OtherTests/OtherTests.swift"]) == [
-                "Other": "changed: Tests/OtherTests/OtherTests.swift"
+                "OtherTests": "changed: Tests/OtherTests/OtherTests.swift"
             ])
         #expect(Self.select(["README.md", "docs/x.md"]).isEmpty)
     }
 
-    @Test("Package.swift or Project.swift.md selects everything")
-    func manifests() {
-        #expect(Self.select(["Project.swift.md"]).count == 4)
-        #expect(Self.select(["Package.swift"]).values.allSatisfy { $0.contains("everything") })
+    @Test(
+        "what every target builds from selects everything",
+        arguments: ["Package.swift", "Project.swift.md", "Package.resolved", "Package@swift-6.0.swift"])
+    func manifests(_ file: String) {
+        let selected = Self.select([file])
+        #expect(selected.count == 4)
+        #expect(selected.values.allSatisfy { $0 == "\(file) changed: everything is affected" })
+    }
+
+    @Test("a file merely named like a manifest, in a folder, is an ordinary change")
+    func nestedManifestName() {
+        #expect(Self.select(["docs/Package.resolved", "docs/Package@swift-6.0.swift"]).isEmpty)
     }
 
     @Test("shards cover every suite exactly once, balanced by weight")
@@ -88,8 +96,11 @@ struct AffectedTests {
             try await Shell.run(
                 "git", ["-c", "user.name=t", "-c", "user.email=t@t", "-C", folder.url.path] + arguments)
         }
+        try folder.write("{}\n", to: "Package.resolved")
         #expect(try await git(["init", "-q"]).succeeded)
-        #expect(try await git(["add", "."]).succeeded)
+        // Package.resolved is committed, as a project pins its dependencies (`-f`: some machines
+        // ignore it globally).
+        #expect(try await git(["add", "-f", "."]).succeeded)
         #expect(try await git(["commit", "-qm", "start"]).succeeded)
         try folder.write("public let base = 2\n", to: "Sources/Base/Base.swift")
 
@@ -100,9 +111,33 @@ struct AffectedTests {
         let lines = listing.outputText.split(separator: "\n").map(String.init)
         #expect(
             lines == [
-                "Base  BaseTests  changed: Sources/Base/Base.swift",
-                "Feature  FeatureTests  depends on Base (changed)",
+                "Test target   Tests",
+                "BaseTests     Base  (depends on Base (changed))",
+                "FeatureTests  Feature  (depends on Feature)",
             ])
+
+        // A new Package.resolved (other dependency versions) or a Package@swift-*.swift changes
+        // what every target builds from.
+        for manifest in ["Package.resolved", "Package@swift-6.0.swift"] {
+            #expect(try await git(["checkout", "-q", "--", "."]).succeeded)
+            // SwiftPM reads Package@swift-6.0.swift instead of Package.swift here, so it must be one.
+            let text =
+                manifest == "Package.resolved"
+                ? "{\"pins\": []}\n"
+                : try String(contentsOf: folder.url.appendingPathComponent("Package.swift"), encoding: .utf8)
+            try folder.write(text, to: manifest)
+            let everything = try await RibcageExecutableTests.ribcage([
+                "test", "--affected", "--list", "--path", folder.url.path,
+            ])
+            #expect(
+                everything.outputText.split(separator: "\n").dropFirst().map {
+                    $0.split(separator: " ").first ?? ""
+                }
+                    == ["BaseTests", "FeatureTests", "OtherTests"], "\(manifest): \(everything.outputText)")
+            if manifest != "Package.resolved" {
+                try FileManager.default.removeItem(at: folder.url.appendingPathComponent(manifest))
+            }
+        }
 
         let badBase = try await RibcageExecutableTests.ribcage([
             "test", "--affected", "--base", "nope", "--list", "--path", folder.url.path,

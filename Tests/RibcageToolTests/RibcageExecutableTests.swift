@@ -67,6 +67,12 @@ struct RibcageExecutableTests {
                 @Test func positive() { #expect(Bad.three() > 0) }
             }
             """, to: "Tests/BadTests/BadSuite.swift")
+        try folder.write(
+            """
+            import Bad
+            import XCTest
+            final class BadCase: XCTestCase { func testThree() { XCTAssertEqual(three(), 3, "three is three") } }
+            """, to: "Tests/BadTests/BadCase.swift")
         return folder
     }
 
@@ -81,27 +87,78 @@ struct RibcageExecutableTests {
 
         let listing = try await Self.ribcage(["test", "--list", "--path", path])
         #expect(listing.succeeded)
-        #expect(listing.outputText.contains("Bad       BadTests"))
-        #expect(listing.outputText.contains("Good      GoodTests"))
-        #expect(listing.outputText.contains("Untested  —"))
+        #expect(
+            listing.outputText == """
+                Test target  Tests
+                BadTests     Bad
+                GoodTests    Good
+
+                No test target depends on: Untested
+
+                """)
 
         let all = try await Self.ribcage(["test", "--path", path])
         #expect(all.status == 1, "a failing test must fail the run")
         let lines = all.outputText.split(separator: "\n").map(String.init)
         let rows = lines.map { $0.split(separator: " ").map(String.init) }
-        #expect(rows.contains { $0.count == 6 && Array($0.prefix(5)) == ["Bad", "2", "1", "1", "0"] })
-        #expect(rows.contains { $0.count == 6 && Array($0.prefix(5)) == ["Good", "3", "3", "0", "1"] })
-        #expect(lines.contains { $0.contains("✘ BadTests.BadSuite/three()") })
-        #expect(lines.last == "4 passed, 1 failed, 1 skipped")
+        #expect(rows.contains { $0.count == 6 && Array($0.prefix(5)) == ["BadTests", "3", "1", "2", "0"] })
+        #expect(rows.contains { $0.count == 6 && Array($0.prefix(5)) == ["GoodTests", "3", "3", "0", "1"] })
+        // Each failure with its message, file and line, from both test libraries.
+        #expect(lines.contains("  ✘ BadTests.BadSuite/three()"))
+        #expect(
+            lines.contains(
+                "      Tests/BadTests/BadSuite.swift:4: Expectation failed: (Bad.three() → 4) == 3"))
+        #expect(lines.contains("  ✘ BadTests.BadCase/testThree"))
+        #expect(
+            lines.contains(
+                #"      Tests/BadTests/BadCase.swift:3: XCTAssertEqual failed: ("4") is not equal to ("3") - three is three"#
+            ))
+        let log = try #require(lines.first { $0.hasPrefix("Full log: ") }.map { String($0.dropFirst(10)) })
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("BadCase.testThree"))
+        #expect(lines.last == "4 passed, 2 failed, 1 skipped")
 
         let good = try await Self.ribcage(["test", "Good", "--path", path, "--skip-build"])
         #expect(good.succeeded, "\(good.outputText)\(good.errorText)")
         #expect(good.outputText.split(separator: "\n").last == "3 passed, 0 failed, 1 skipped")
-        #expect(!good.outputText.contains("Bad "))
+        #expect(!good.outputText.contains("BadTests"))
 
         let unknown = try await Self.ribcage(["test", "Nope", "--path", path, "--skip-build"])
         #expect(unknown.status == 64)
-        #expect(unknown.errorText.contains("Unknown module 'Nope'. Known modules: Bad, Good, Untested."))
+        #expect(
+            unknown.errorText.contains(
+                "Unknown module 'Nope'. Known modules: Bad, BadTests, Good, GoodTests, Untested."))
+    }
+
+    @Test("a test process that crashes is pinned on its test target, and the others' results stand")
+    func crash() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "Crashy", targets: [
+                .target(name: "Calm"), .target(name: "Crashy"),
+                .testTarget(name: "CalmTests", dependencies: ["Calm"]),
+                .testTarget(name: "CrashyTests", dependencies: ["Crashy"]),
+            ])
+            """, to: "Package.swift")
+        try folder.write("public let calm = 1\n", to: "Sources/Calm/Calm.swift")
+        try folder.write(
+            "public func crash() -> Never { fatalError(\"on purpose\") }\n", to: "Sources/Crashy/Crashy.swift"
+        )
+        try folder.write(
+            "import Calm\nimport Testing\n@Test func one() { #expect(calm == 1) }\n",
+            to: "Tests/CalmTests/T.swift")
+        try folder.write(
+            "import Crashy\nimport Testing\n@Test func dies() { crash() }\n", to: "Tests/CrashyTests/T.swift")
+        let run = try await Self.ribcage(["test", "--path", folder.url.path])
+        #expect(run.status == 1)
+        let rows = run.outputText.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(
+            rows.contains { Array($0.prefix(5)) == ["CalmTests", "1", "1", "0", "0"] }, "\(run.outputText)")
+        #expect(rows.contains { Array($0.prefix(4)) == ["CrashyTests", "1", "0", "1"] }, "\(run.outputText)")
+        #expect(run.outputText.contains("✘ CrashyTests (test run)"))
+        #expect(run.outputText.hasSuffix("1 passed, 1 failed, 0 skipped\n"))
     }
 
     @Test("explains a folder with no package")

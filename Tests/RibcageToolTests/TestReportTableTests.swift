@@ -4,7 +4,7 @@ import Testing
 @Suite("The test report table")
 struct TestReportTableTests {
     static func result(_ module: String, passed: Int, failed: Int, skipped: Int, runnerFailure: String? = nil)
-        -> ModuleTestResult
+        -> TestSuiteResult
     {
         var cases: [TestCaseResult] = []
         cases += (0..<passed).map {
@@ -16,19 +16,19 @@ struct TestReportTableTests {
         cases += (0..<skipped).map {
             TestCaseResult(suite: "S", name: "s\($0)", duration: nil, outcome: .skipped(reason: ""))
         }
-        return ModuleTestResult(
-            suite: ModuleTestSuite(module: module, testTarget: "\(module)Tests"), testCases: cases,
+        return TestSuiteResult(
+            suite: TestSuite(testTarget: "\(module)Tests", modules: [module]), testCases: cases,
             seconds: 1.234,
             runnerFailure: runnerFailure)
     }
 
-    @Test("prints one aligned row per module")
+    @Test("prints one aligned row per test target")
     func rows() {
-        let table = TestReportTable(modules: ["And", "NetworkProvider"])
-        #expect(table.header == "Module              Run  Passed  Failed Skipped Seconds")
+        let table = TestReportTable(testTargets: ["AndTests", "NetworkProviderTests"])
+        #expect(table.header == "Test target              Run  Passed  Failed Skipped Seconds")
         #expect(
             table.row(Self.result("And", passed: 12, failed: 1, skipped: 2))
-                == "And                  13      12       1       2    1.23")
+                == "AndTests                  13      12       1       2    1.23")
     }
 
     @Test("totals every module in the closing line")

@@ -44,6 +44,8 @@ package enum Shell {
         case streamToStandardError
         /// Both streams written, interleaved as the child wrote them, to this file (replaced).
         case file(URL)
+        /// Both streams written to this file and, as they come, to this process's standard error.
+        case fileAndStandardError(URL)
     }
 
     /// Runs `command` (looked up on `PATH`, or a path when it holds a `/`) with `arguments`, and
@@ -101,6 +103,22 @@ package enum Shell {
                     output: .fileDescriptor(out, closeAfterSpawningProcess: true),
                     error: .combinedWithOutput
                 ).terminationStatus
+            case .fileAndStandardError(let log):
+                let file = try open(log)
+                defer { try? file.close() }
+                let configuration = Configuration(
+                    executable: executable, arguments: Arguments(arguments), environment: childEnvironment,
+                    workingDirectory: workingDirectory)
+                status = try await Subprocess.run(
+                    configuration, input: .none, output: .sequence, error: .combinedWithOutput
+                ) { execution in
+                    for try await buffer in execution.standardOutput {
+                        try buffer.withUnsafeBytes { bytes in
+                            _ = try file.writeAll(bytes)
+                            _ = try FileDescriptor.standardError.writeAll(bytes)
+                        }
+                    }
+                }.terminationStatus
             }
         } catch let error as SubprocessError where error.code == .executableNotFound {
             throw RibcageError.commandNotFound(command, hint: nil)

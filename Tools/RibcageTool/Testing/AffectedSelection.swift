@@ -1,12 +1,14 @@
 import Foundation
 
-/// Which test suites a change affects: the modules whose files changed and, transitively, every
-/// module that depends on them. A change to `Package.swift` or `Project.swift.md` affects all.
+/// Which test suites a change affects: the test targets whose files changed, or that depend,
+/// directly or through other targets, on a target whose files changed. A change to what every
+/// target builds from — `Package.swift`, a `Package@swift-*.swift`, `Package.resolved` (the
+/// dependencies' versions) or `Project.swift.md` — affects all.
 package struct AffectedSelection: Sendable, Equatable {
     /// A selected suite and why.
     package struct Choice: Sendable, Equatable {
         /// The suite.
-        package var suite: ModuleTestSuite
+        package var suite: TestSuite
         /// Why it runs, e.g. `changed: Modules/And/And.swift` or `depends on And (changed)`.
         package var reason: String
     }
@@ -16,9 +18,7 @@ package struct AffectedSelection: Sendable, Equatable {
 
     /// Selects from `index` the suites that `changedFiles` (paths relative to the root) affect.
     package init(package: DescribedPackage, index: TestSuiteIndex, changedFiles: [String]) {
-        if let manifestFile = changedFiles.first(where: {
-            ["Package.swift", "Project.swift.md"].contains($0)
-        }) {
+        if let manifestFile = changedFiles.first(where: Self.affectsEverything) {
             choices = index.suites.map {
                 Choice(suite: $0, reason: "\(manifestFile) changed: everything is affected")
             }
@@ -49,9 +49,16 @@ package struct AffectedSelection: Sendable, Equatable {
             }
         }
         choices = index.suites.compactMap { suite in
-            guard let reason = reasons[suite.module] ?? reasons[suite.testTarget] else { return nil }
+            guard let reason = reasons[suite.testTarget] else { return nil }
             return Choice(suite: suite, reason: reason)
         }
+    }
+
+    /// True for the files every target builds from: the manifest and its versioned variants, the
+    /// resolved dependency versions, and Project.swift.md.
+    static func affectsEverything(_ file: String) -> Bool {
+        ["Package.swift", "Package.resolved", "Project.swift.md"].contains(file)
+            || (file.hasPrefix("Package@swift-") && file.hasSuffix(".swift") && !file.contains("/"))
     }
 
     /// The files changed since `base` in the git repository at `root`, untracked files included.
@@ -77,11 +84,11 @@ package enum TestSharding {
     ///
     /// - Parameter weights: Seconds from the last run, or test counts, per test target.
     package static func shard(
-        _ suites: [ModuleTestSuite], index: Int, of count: Int, weights: [String: Double]
-    ) -> [ModuleTestSuite] {
+        _ suites: [TestSuite], index: Int, of count: Int, weights: [String: Double]
+    ) -> [TestSuite] {
         precondition(count >= 1 && (1...count).contains(index), "validated by the command")
         var loads = Array(repeating: 0.0, count: count)
-        var assignment: [Int: [ModuleTestSuite]] = [:]
+        var assignment: [Int: [TestSuite]] = [:]
         let ordered = suites.sorted {
             (weights[$0.testTarget] ?? 1, $1.testTarget) > (weights[$1.testTarget] ?? 1, $0.testTarget)
         }
@@ -101,7 +108,7 @@ package enum TestSharding {
 
     /// The weights to balance by: the last run's durations, else the number of tests found in each
     /// test target's sources.
-    package static func weights(for suites: [ModuleTestSuite], package: DescribedPackage, root: URL)
+    package static func weights(for suites: [TestSuite], package: DescribedPackage, root: URL)
         -> [String: Double]
     {
         if let data = try? Data(contentsOf: durationsFile(in: root)),

@@ -1,12 +1,18 @@
 import Foundation
 
-/// Runs module test suites with `swift test` and reads their xUnit reports.
+/// Runs test targets with `swift test` and reads what both test libraries reported.
+///
+/// The selected targets run in one `swift test --parallel` process, so SwiftPM reads the build
+/// graph once and XCTest spreads every target's tests over its workers. Results are split per
+/// test target afterwards; failures get their file and line from the log (XCTest) and the event
+/// stream (Swift Testing). If that run ends without reports — a crash — each target runs again
+/// on its own, so the crash is pinned on the target that has it.
 package struct TestRunner: Sendable {
     /// The package's root folder.
     package var packageRoot: URL
-    /// Stream SwiftPM's and the tests' own output to standard error instead of capturing it.
+    /// Stream SwiftPM's and the tests' own output to standard error as well as to the log.
     package var verbose: Bool
-    /// Where xUnit reports and logs are written; a fresh temporary folder by default.
+    /// Where xUnit reports, the event stream and logs are written; a fresh temporary folder by default.
     package var reportsDirectory: URL
 
     /// Creates a runner for the package at `packageRoot`.
@@ -19,45 +25,97 @@ package struct TestRunner: Sendable {
                 "ribcage-test-\(UUID().uuidString)", isDirectory: true)
     }
 
-    /// Builds the package and all of its tests once, so each suite can then run with `--skip-build`.
+    /// What one run left: a result per selected test target, and the logs to read for more.
+    package struct Run: Sendable {
+        /// One result per selected suite, in the order given.
+        package var results: [TestSuiteResult]
+        /// The full output of every `swift test` the run took.
+        package var logs: [URL]
+    }
+
+    /// Builds the package and all of its tests once, so the tests can run with `--skip-build`.
     ///
     /// - Throws: ``RibcageError/buildFailed(details:)`` with the end of the build log.
     package func buildTests() async throws {
+        try FileManager.default.createDirectory(at: reportsDirectory, withIntermediateDirectories: true)
+        let log = reportsDirectory.appendingPathComponent("build.log")
         let result = try await Shell.run(
             "swift", ["build", "--build-tests"], in: packageRoot,
-            output: verbose ? .streamToStandardError : .capture)
+            output: verbose ? .fileAndStandardError(log) : .file(log))
         guard result.succeeded else {
-            let log = (result.outputText + result.errorText).split(
-                separator: "\n", omittingEmptySubsequences: false)
-            throw RibcageError.buildFailed(details: log.suffix(80).joined(separator: "\n"))
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            throw RibcageError.buildFailed(
+                details: lines.suffix(80).joined(separator: "\n") + "\nFull log: \(log.path)")
         }
     }
 
-    /// Runs one suite and collects what both test libraries reported.
-    ///
-    /// A run that exits non-zero without any failing test in its reports (a crash, a `fatalError`)
-    /// is itself counted as a failure, so a dying test process can never look green.
-    package func run(_ suite: ModuleTestSuite) async throws -> ModuleTestResult {
+    /// Runs `suites` (all of the package's when `everything` is true, so no filter is needed).
+    package func run(_ suites: [TestSuite], everything: Bool) async throws -> Run {
         try FileManager.default.createDirectory(at: reportsDirectory, withIntermediateDirectories: true)
-        let xctestReport = reportsDirectory.appendingPathComponent("\(suite.testTarget).xml")
-        let swiftTestingReport = reportsDirectory.appendingPathComponent(
-            "\(suite.testTarget)-swift-testing.xml")
-        let logFile = reportsDirectory.appendingPathComponent("\(suite.testTarget).log")
-        for file in [xctestReport, swiftTestingReport] { try? FileManager.default.removeItem(at: file) }
+        let together = try await runOnce(
+            suites, filter: everything ? nil : TestSuite.filter(for: suites), name: "swift-test")
+        guard together.endedAbnormally, suites.count > 1 else {
+            return Run(results: together.results(for: suites), logs: [together.log])
+        }
+        // A crash took the whole run down: run each target alone to find whose it is.
+        var results: [TestSuiteResult] = []
+        var logs = [together.log]
+        for suite in suites {
+            let alone = try await runOnce(
+                [suite], filter: TestSuite.filter(for: [suite]), name: suite.testTarget)
+            results += alone.results(for: [suite])
+            logs.append(alone.log)
+        }
+        return Run(results: results, logs: logs)
+    }
 
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result = try await Shell.run(
-            "swift",
-            [
-                "test", "--skip-build", "--parallel", "--filter", suite.filter,
-                "--xunit-output", xctestReport.path,
-            ],
-            in: packageRoot,
-            output: verbose ? .streamToStandardError : .capture)
-        let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        try? (result.standardOutput + result.standardError).write(to: logFile)
+    /// One `swift test` process and what it reported.
+    private struct Outcome {
+        var testCases: [TestCaseResult]
+        var problems: [String]
+        var process: ProcessResult
+        var log: URL
+
+        /// Exited non-zero (or was killed) without a failing test in its reports.
+        var endedAbnormally: Bool {
+            let anyFailed = testCases.contains { if case .failed = $0.outcome { true } else { false } }
+            return (!process.succeeded && !anyFailed) || (testCases.isEmpty && !problems.isEmpty)
+        }
+
+        func results(for suites: [TestSuite]) -> [TestSuiteResult] {
+            let byTarget = Dictionary(grouping: testCases, by: \.testTarget)
+            let runnerFailure: String? =
+                endedAbnormally
+                ? "`swift test` \(process.terminationDescription)"
+                    + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))")
+                    + "; log: \(log.path)"
+                : nil
+            return suites.map { suite in
+                let cases = byTarget[suite.testTarget] ?? []
+                return TestSuiteResult(
+                    suite: suite, testCases: cases, seconds: cases.reduce(0) { $0 + ($1.duration ?? 0) },
+                    runnerFailure: runnerFailure)
+            }
+        }
+    }
+
+    private func runOnce(_ suites: [TestSuite], filter: String?, name: String) async throws -> Outcome {
+        let xctestReport = reportsDirectory.appendingPathComponent("\(name).xml")
+        let swiftTestingReport = reportsDirectory.appendingPathComponent("\(name)-swift-testing.xml")
+        let events = reportsDirectory.appendingPathComponent("\(name)-events.jsonl")
+        let log = reportsDirectory.appendingPathComponent("\(name).log")
+        for file in [xctestReport, swiftTestingReport, events] {
+            try? FileManager.default.removeItem(at: file)
+        }
+
+        var arguments = [
+            "test", "--skip-build", "--parallel", "--xunit-output", xctestReport.path,
+            "--event-stream-output-path", events.path, "--event-stream-version", "0",
+        ]
+        if let filter { arguments += ["--filter", filter] }
+        let process = try await Shell.run(
+            "swift", arguments, in: packageRoot, output: verbose ? .fileAndStandardError(log) : .file(log))
 
         var testCases: [TestCaseResult] = []
         var problems: [String] = []
@@ -72,16 +130,12 @@ package struct TestRunner: Sendable {
                 problems.append(String(describing: error))
             }
         }
-
-        var runnerFailure: String?
-        let anyFailed = testCases.contains { if case .failed = $0.outcome { true } else { false } }
-        if !result.succeeded && !anyFailed {
-            let detail = problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))"
-            runnerFailure = "`swift test` \(result.terminationDescription)\(detail); log: \(logFile.path)"
-        } else if testCases.isEmpty && !problems.isEmpty {
-            runnerFailure = "no test results: \(problems.joined(separator: "; ")); log: \(logFile.path)"
-        }
-        return ModuleTestResult(
-            suite: suite, testCases: testCases, seconds: seconds, runnerFailure: runnerFailure)
+        let logText = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let eventText = (try? String(contentsOf: events, encoding: .utf8)) ?? ""
+        TestIssues.attach(
+            xctest: TestIssues.xctestIssues(inLog: logText, relativeTo: packageRoot),
+            swiftTesting: TestIssues.swiftTestingIssues(inEventStream: eventText, relativeTo: packageRoot),
+            to: &testCases)
+        return Outcome(testCases: testCases, problems: problems, process: process, log: log)
     }
 }

@@ -24,6 +24,12 @@ package struct TestCaseResult: Sendable, Equatable {
     package var duration: Double?
     /// How it ended.
     package var outcome: Outcome
+    /// Where and why it failed, from the run's log: XCTest's report says only "failure", and
+    /// neither report gives a file and line.
+    package var issues: [TestIssue] = []
+
+    /// The test target it belongs to: the first component of ``suite``.
+    package var testTarget: String { String(suite.prefix { $0 != "." }) }
 
     /// Creates a test case result.
     package init(suite: String, name: String, duration: Double?, outcome: Outcome) {

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import RibcageTool
+
+/// `bench test`: `ribcage test` against `swift test --parallel` on swift-argument-parser, warm,
+/// and the one-`swift test`-per-target strategy ribcage used before, to show where time went.
+struct TestRunnerBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "ribcage test against swift test --parallel on swift-argument-parser 1.8.2, warm."
+    )
+
+    @Option(help: "Repetitions of each; the median is reported.")
+    var repetitions = 5
+
+    @Option(help: "The local git copy of swift-argument-parser.")
+    var repository = "/opt/swift-packages/apple/swift-argument-parser.git"
+
+    @Option(help: "The version to check out.")
+    var version = "1.8.2"
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func run() async throws {
+        let workspace = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../..").standardizedFileURL
+        let ribcage = try await Self.releaseRibcage(workspace: workspace)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await Self.check(
+            Shell.run(
+                "git",
+                [
+                    "-c", "advice.detachedHead=false", "clone", "-q", "--branch", version, repository,
+                    root.path,
+                ]))
+        // Warm: the tests are built, and each command has run once.
+        try await Self.check(Shell.run("swift", ["build", "--build-tests"], in: root))
+        let describe = try await Shell.run("swift", ["package", "describe", "--type", "json"], in: root)
+        let targets = try PackageLoader.decodeDescription(describe.standardOutput, root: root).targets
+            .filter(\.isTest).map(\.name)
+
+        let peer = { () async throws -> Void in
+            _ = try await Shell.run("swift", ["test", "--parallel"], in: root)
+        }
+        let ours = { () async throws -> Void in
+            _ = try await Shell.run(ribcage.path, ["test", "--path", root.path])
+        }
+        // What `ribcage test` did before: one `swift test` per test target, each re-reading the build graph.
+        let perTarget = { () async throws -> Void in
+            _ = try await Shell.run("swift", ["build", "--build-tests"], in: root)
+            for target in targets {
+                _ = try await Shell.run(
+                    "swift", ["test", "--skip-build", "--parallel", "--filter", "^\(target)[./]"], in: root)
+            }
+        }
+        for warmUp in [peer, ours] { try await warmUp() }
+        var samples: [String: [Double]] = [:]
+        let clock = ContinuousClock()
+        for _ in 0..<repetitions {
+            // Interleaved, so drift in the machine's load falls on all three alike.
+            for (name, body) in [("peer", peer), ("ours", ours), ("perTarget", perTarget)] {
+                let start = clock.now
+                try await body()
+                samples[name, default: []].append(Measurement.seconds(clock.now - start))
+            }
+        }
+        let median = { (name: String) -> Double in
+            let sorted = (samples[name] ?? []).sorted()
+            return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        }
+        let peerTime = median("peer")
+        print(
+            "ribcage test on swift-argument-parser \(version) (\(targets.count) test targets, tests built), median of \(repetitions)\n"
+        )
+        print("swift test --parallel:                    \(Self.seconds(peerTime))")
+        print(
+            "ribcage test (one swift test --parallel): \(Self.seconds(median("ours")))  \(Measurement.ratio(median("ours") / peerTime))"
+        )
+        print(
+            "one swift test per test target (before):  \(Self.seconds(median("perTarget")))  \(Measurement.ratio(median("perTarget") / peerTime))"
+        )
+    }
+
+    /// The release `ribcage` next to this benchmark, built first if it is not there.
+    static func releaseRibcage(workspace: URL) async throws -> URL {
+        try await check(
+            Shell.run("swift", ["build", "-c", "release", "--product", "ribcage"], in: workspace))
+        let bin = try await Shell.run("swift", ["build", "-c", "release", "--show-bin-path"], in: workspace)
+        return URL(fileURLWithPath: bin.outputText.trimmingCharacters(in: .whitespacesAndNewlines))
+            .appendingPathComponent("ribcage")
+    }
+
+    @discardableResult
+    static func check(_ result: ProcessResult) throws -> ProcessResult {
+        guard result.succeeded else { throw Failure(description: result.errorText + result.outputText) }
+        return result
+    }
+
+    static func seconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+}
