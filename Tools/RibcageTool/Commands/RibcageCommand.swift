@@ -6,12 +6,12 @@ public struct RibcageCommand: AsyncParsableCommand {
     /// The command's name, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "ribcage",
-        abstract: "Test, lint, graph and scaffold a modular SwiftPM package.",
+        abstract: "Build, test, lint, graph and scaffold a modular SwiftPM package.",
         discussion: """
             Exit codes:
               0   success
               1   tests failed, lint found an error, or `why` found no path
-              2   the build failed, or Graphviz failed to render
+              2   the build failed (ribcage build: a module failed), or Graphviz failed to render
               3   no Package.swift at the given path or above it
               4   the manifest could not be read (swift package describe failed)
               5   ribcage new: the name is taken (by the package, a dependency's product or an SDK module)
@@ -22,7 +22,9 @@ public struct RibcageCommand: AsyncParsableCommand {
               73  the --output file cannot be written
               74  a source file cannot be read
             """,
-        subcommands: [TestCommand.self, GraphCommand.self, LintCommand.self, NewCommand.self]
+        subcommands: [
+            BuildCommand.self, TestCommand.self, GraphCommand.self, LintCommand.self, NewCommand.self,
+        ]
     )
 
     /// Creates the command; ArgumentParser calls this.

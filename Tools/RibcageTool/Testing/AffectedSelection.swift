@@ -24,6 +24,18 @@ package struct AffectedSelection: Sendable, Equatable {
             }
             return
         }
+        let reasons = Self.affectedTargets(package: package, changedFiles: changedFiles)
+        choices = index.suites.compactMap { suite in
+            guard let reason = reasons[suite.testTarget] else { return nil }
+            return Choice(suite: suite, reason: reason)
+        }
+    }
+
+    /// Every target that owns one of `changedFiles` or depends on such a target, transitively,
+    /// with why: `changed: Modules/And/And.swift`, `depends on And (changed)`. `ribcage build
+    /// --affected` uses it too.
+    package static func affectedTargets(package: DescribedPackage, changedFiles: [String]) -> [String: String]
+    {
         // Longest path first, so a target nested in another's folder claims its own files.
         let targets = package.targets.sorted { $0.path.count > $1.path.count }
         var reasons: [String: String] = [:]
@@ -48,10 +60,7 @@ package struct AffectedSelection: Sendable, Equatable {
                 frontier.append(dependent)
             }
         }
-        choices = index.suites.compactMap { suite in
-            guard let reason = reasons[suite.testTarget] else { return nil }
-            return Choice(suite: suite, reason: reason)
-        }
+        return reasons
     }
 
     /// True for the files every target builds from: the manifest and its versioned variants, the
