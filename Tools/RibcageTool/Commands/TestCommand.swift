@@ -50,6 +50,8 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "Write the xUnit reports and logs to this folder (default: a temporary folder).")
     var reportsDirectory: String?
 
+    @OptionGroup(title: "Test cache") var cacheOptions: TestCacheOptions
+
     func run() async throws {
         try await RibcageError.reported { try await runTests() }
     }
@@ -78,6 +80,10 @@ struct TestCommand: AsyncParsableCommand {
                 weights: TestSharding.weights(for: suites, package: described, root: root))
         }
 
+        if let module = cacheOptions.explainCache {
+            try await cacheOptions.explain(module, index: index, root: root, package: described)
+            return
+        }
         if list {
             print(
                 Self.listing(
@@ -92,6 +98,11 @@ struct TestCommand: AsyncParsableCommand {
             print("0 passed, 0 failed, 0 skipped")
             return
         }
+        let cacheRun = try await cacheOptions.start(root: root, package: described, suites: &suites)
+        if suites.isEmpty, let cacheRun {
+            cacheRun.printAllCached()
+            return
+        }
         let runner = TestRunner(
             packageRoot: root, verbose: verbose,
             reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
@@ -102,9 +113,11 @@ struct TestCommand: AsyncParsableCommand {
         StandardError.write("Running \(suites.count) test target\(suites.count == 1 ? "" : "s")…\n")
         let run = try await runner.run(suites, everything: suites.count == index.suites.count)
 
-        let table = TestReportTable(testTargets: suites.map(\.testTarget))
+        let table = TestReportTable(
+            testTargets: suites.map(\.testTarget) + (cacheRun?.cachedTestTargets ?? []))
         print(table.header)
         for result in run.results { print(table.row(result)) }
+        for row in cacheRun?.rows(alongside: suites.map(\.testTarget)) ?? [] { print(row) }
         let failures = run.results.flatMap(\.failures)
         if !failures.isEmpty {
             print("\nFailures:")
@@ -119,7 +132,8 @@ struct TestCommand: AsyncParsableCommand {
             print("Full log: \(run.logs.map(\.path).joined(separator: ", "))")
         }
         Self.recordDurations(run.results, root: root)
-        print(TestReportTable.closingLine(run.results))
+        await cacheRun?.record(run.results)
+        print(TestReportTable.closingLine(run.results) + (cacheRun?.closingSuffix ?? ""))
         if !failures.isEmpty { throw ExitCode(1) }
     }
 

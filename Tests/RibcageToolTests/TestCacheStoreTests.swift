@@ -1,0 +1,159 @@
+import Foundation
+import RibcageTool
+import Testing
+
+@Suite("Test cache: SHA-256, Bazel's ActionResult and the local store")
+struct TestCacheStoreTests {
+    @Test("SHA-256 gives FIPS 180-4's digests")
+    func fipsVectors() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        var million = SHA256()
+        let chunk = Data(repeating: UInt8(ascii: "a"), count: 1000)
+        for _ in 0..<1000 { million.update(chunk) }
+        #expect(million.finalize() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test("SHA-256 agrees with sha256sum on random bytes fed in random pieces")
+    func againstSha256sum() async throws {
+        let folder = try TemporaryFolder()
+        var generator = SystemRandomNumberGenerator()
+        for length in [55, 56, 63, 64, 65, 4097, 100_003] {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let file = folder.url.appendingPathComponent("blob-\(length)")
+            try bytes.write(to: file)
+            let sum = try await Shell.run("sha256sum", [file.path])
+            try #require(sum.succeeded, "sha256sum is part of coreutils")
+            var hash = SHA256()
+            var offset = 0
+            while offset < bytes.count {
+                let piece = Int.random(in: 1...130, using: &generator)
+                hash.update(bytes[offset..<min(offset + piece, bytes.count)])
+                offset += piece
+            }
+            #expect(hash.finalize() == String(sum.outputText.prefix(64)), "length \(length)")
+        }
+    }
+
+    @Test("an ActionResult survives its encoding; a truncated one is an error")
+    func actionResult() throws {
+        let result = ActionResult(
+            outputFiles: [
+                .init(path: "ribcage-test-result.json", hash: String(repeating: "ab", count: 32), size: 300)
+            ])
+        let bytes = result.serialized()
+        #expect(try ActionResult(serialized: bytes) == result)
+        for cut in [1, 5, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: ActionResult.Malformed.self) { try ActionResult(serialized: bytes.prefix(cut)) }
+        }
+        // The wire bytes Bazel's protobuf writes for this message: field 2, length 97, field 1…
+        #expect(Array(bytes.prefix(4)) == [0x12, 97, 0x0a, 24])
+    }
+
+    static func entry(_ key: TestCacheKey) -> TestCacheEntry {
+        TestCacheEntry(
+            testTarget: key.testTarget, key: key, passed: 12, skipped: 1, seconds: 0.5, commit: "abc1234",
+            host: "ci-7", date: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    static let key = TestCacheKey(
+        testTarget: "CoreTests",
+        parts: [.init(kind: .file, name: "Sources/Core/Core.swift", digest: SHA256.hex("x"))])
+
+    final class Warnings: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func add(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
+    @Test("the local store keeps a green entry under its key, laid out as ac/ and cas/")
+    func localRoundTrip() async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        let cache = TestCache(
+            local: LocalBlobStore(folder: folder.url), remote: nil, warn: { warnings.add($0) })
+        #expect(await cache.lookUp(Self.key) == nil)
+        await cache.record(Self.entry(Self.key))
+        let found = await cache.lookUp(Self.key)
+        #expect(found?.entry == Self.entry(Self.key))
+        #expect(found?.source == .local)
+        #expect(found?.entry.summary == "cached: green at abc1234 on ci-7, 2027-01-15 08:00 UTC")
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.url.appendingPathComponent("ac/\(Self.key.hash)").path))
+        #expect(try await cache.latestEntry(of: "CoreTests") == Self.entry(Self.key))
+        #expect(warnings.all.isEmpty)
+    }
+
+    @Test("a truncated, garbled or missing blob is a warning and a miss, never a hit")
+    func damagedEntries() async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        let store = LocalBlobStore(folder: folder.url)
+        let cache = TestCache(local: store, remote: nil, warn: { warnings.add($0) })
+        await cache.record(Self.entry(Self.key))
+        let action = try ActionResult(
+            serialized: try #require(try await store.get(.actionCache, Self.key.hash)))
+        let blobHash = try #require(action.outputFiles.first?.hash)
+        let blob = try #require(try await store.get(.contentStore, blobHash))
+
+        try await store.put(.contentStore, blobHash, blob.prefix(blob.count / 2))
+        #expect(await cache.lookUp(Self.key) == nil)
+        #expect(warnings.all.last?.contains("do not hash to its name") == true)
+
+        try await store.put(.contentStore, blobHash, blob)
+        try await store.put(.actionCache, Self.key.hash, Data([0x12, 0x7f, 0x0a]))
+        #expect(await cache.lookUp(Self.key) == nil)
+        #expect(warnings.all.last?.contains("is not an ActionResult") == true)
+
+        // An action that names a blob holding another key's result.
+        let other = TestCacheKey(testTarget: "CoreTests", parts: [])
+        await cache.record(Self.entry(other))
+        try await store.put(
+            .actionCache, Self.key.hash, try #require(try await store.get(.actionCache, other.hash)))
+        #expect(await cache.lookUp(Self.key) == nil)
+        #expect(warnings.all.last?.contains("another key's result") == true)
+
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("cas"))
+        #expect(await cache.lookUp(other) == nil)
+        #expect(warnings.all.last?.contains("is missing") == true)
+    }
+
+    @Test("an unreachable server is one warning, then the run goes on without it")
+    func unreachableServer() async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+        let remote = try HTTPBlobStore(url: "http://user:s3cret@127.0.0.1:9/cache", timeout: .seconds(5))
+        let cache = TestCache(
+            local: LocalBlobStore(folder: folder.url), remote: remote, warn: { warnings.add($0) })
+        #expect(await cache.lookUp(Self.key) == nil)
+        #expect(await cache.lookUp(TestCacheKey(testTarget: "Other", parts: [])) == nil)
+        await cache.record(Self.entry(Self.key))
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("http://127.0.0.1:9/cache") == true)
+        #expect(!warnings.all.joined().contains("s3cret"))
+        // The local store still took the green result.
+        #expect(await cache.lookUp(Self.key)?.source == .local)
+    }
+
+    @Test("--cache-url: credentials are redacted; anything but http(s) is refused")
+    func urls() throws {
+        #expect(
+            HTTPBlobStore.redacted("https://ci:t0ken@cache.example/ribcage")
+                == "https://***@cache.example/ribcage")
+        #expect(
+            try HTTPBlobStore(url: "https://ci:t0ken@cache.example/ribcage/").displayName
+                == "https://cache.example/ribcage")
+        #expect(throws: TestCacheError.badURL("ftp://cache.example")) {
+            try HTTPBlobStore(url: "ftp://cache.example")
+        }
+        #expect(throws: TestCacheError.badURL("grpc://***@host")) {
+            try HTTPBlobStore(url: "grpc://a:b@host")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+
+/// `ribcage test`'s cache options, and what the command does with them.
+struct TestCacheOptions: ParsableArguments {
+    @Flag(
+        help: """
+            Skip a test target whose inputs are byte for byte those of an earlier green run (local cache \
+            under $XDG_CACHE_HOME/ribcage/test-cache).
+            """)
+    var cache = false
+
+    @Option(
+        help: """
+            Also share results through this Bazel HTTP remote cache (GET/PUT of /ac/<key> and /cas/<sha256>: \
+            bazel-remote, nginx with WebDAV PUT…). Implies --cache. Default: $RIBCAGE_CACHE_URL.
+            """)
+    var cacheURL: String?
+
+    @Option(help: "With --cache-url: the longest a request to the cache may take, in seconds.")
+    var cacheTimeout: Double = 10
+
+    @Option(
+        help:
+            "Print the cache key's parts for MODULE's test targets and what changed since the last entry, then exit."
+    )
+    var explainCache: String?
+
+    /// The shared cache's URL: the option, else `RIBCAGE_CACHE_URL` (where CI keeps a secret).
+    var sharedURL: String? {
+        cacheURL
+            ?? ProcessInfo.processInfo.environment["RIBCAGE_CACHE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func validate() throws {
+        guard cacheTimeout > 0, cacheTimeout.isFinite else {
+            throw ValidationError("--cache-timeout takes a positive number of seconds.")
+        }
+    }
+
+    private func session(root: URL, package: DescribedPackage) async throws -> TestCacheSession {
+        do {
+            return try await TestCacheSession.open(
+                root: root, package: package, cacheURL: sharedURL,
+                timeout: .milliseconds(Int(cacheTimeout * 1000)))
+        } catch let error as TestCacheError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Looks `suites` up when the cache is on, and removes the cached ones from `suites`.
+    ///
+    /// - Returns: The run's cache, or nil when `--cache` is off. A cache that cannot be opened
+    ///   (an unreadable file) is a warning, and the run goes on without it.
+    func start(root: URL, package: DescribedPackage, suites: inout [TestSuite]) async throws
+        -> TestCacheRun?
+    {
+        guard cache || sharedURL != nil else { return nil }
+        let session: TestCacheSession
+        do {
+            session = try await self.session(root: root, package: package)
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            StandardError.write(
+                "warning: test cache: cannot compute the keys, so every suite runs: \(error)\n")
+            return nil
+        }
+        let (keys, hits) = try await session.lookUp(suites.map(\.testTarget))
+        let cached = suites.filter { hits[$0.testTarget] != nil }
+        suites.removeAll { hits[$0.testTarget] != nil }
+        return TestCacheRun(
+            session: session, keys: keys, cached: cached.compactMap { hits[$0.testTarget] })
+    }
+
+    /// Prints `--explain-cache` for each test target that tests `module`.
+    func explain(_ module: String, index: TestSuiteIndex, root: URL, package: DescribedPackage)
+        async throws
+    {
+        let suites = try index.suites(named: [module])
+        let session = try await self.session(root: root, package: package)
+        let keys = try session.inputs.keys(for: suites.map(\.testTarget))
+        for suite in suites {
+            guard let key = keys[suite.testTarget] else { continue }
+            let hit = await session.cache.lookUp(key)?.entry
+            let latest = try await session.cache.latestEntry(of: suite.testTarget)
+            print(CacheExplanation(key: key, hit: hit, latest: latest).text)
+        }
+    }
+}
+
+/// The cache's part in one `ribcage test` run: the suites it skipped, and the recording of the
+/// green ones that ran.
+struct TestCacheRun {
+    let session: TestCacheSession
+    /// The keys of every selected suite, computed before anything was built or run.
+    let keys: [String: TestCacheKey]
+    /// The entries of the suites not run.
+    let cached: [TestCacheEntry]
+
+    /// Their test targets, for the table's width.
+    var cachedTestTargets: [String] { cached.map(\.testTarget) }
+
+    /// A row per cached suite: `FooTests  cached: green at abc1234 on ci-7, 2026-11-23 23:58 UTC`.
+    func rows(alongside ran: [String]) -> [String] {
+        let width = max("Test target".count, (ran + cachedTestTargets).map(\.count).max() ?? 0)
+        return cached.map {
+            $0.testTarget.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary
+        }
+    }
+
+    /// `, 3 suites from cache`, after the closing line of what ran.
+    var closingSuffix: String {
+        ", \(cached.count) suite\(cached.count == 1 ? "" : "s") from cache"
+    }
+
+    /// Stores the green results. A suite is green when every test passed or was skipped and its
+    /// run ended by itself: a failure, a crash, a timeout or a cut-short run is never stored.
+    func record(_ results: [TestSuiteResult]) async {
+        let outcomes = results.map { result in
+            TestCacheSession.Outcome(
+                testTarget: result.suite.testTarget,
+                isGreen: result.failed == 0 && result.runnerFailure == nil && !result.testCases.isEmpty,
+                passed: result.passed, skipped: result.skipped, seconds: result.seconds)
+        }
+        await session.record(outcomes, keysBeforeRun: keys)
+    }
+
+    /// The output of a run where every selected suite came from the cache.
+    func printAllCached() {
+        print(TestReportTable(testTargets: cachedTestTargets).header)
+        for row in rows(alongside: []) { print(row) }
+        print("0 passed, 0 failed, 0 skipped" + closingSuffix)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// What `ribcage test --explain-cache` prints for one test target: its key's parts, whether the
+/// cache holds the key, and which parts changed since the last entry this machine stored or found.
+package struct CacheExplanation: Sendable {
+    /// The key as the inputs are now.
+    package var key: TestCacheKey
+    /// The entry under that key, if any.
+    package var hit: TestCacheEntry?
+    /// The last entry stored or found for the test target on this machine.
+    package var latest: TestCacheEntry?
+
+    /// A description of `key` against `hit` and `latest`.
+    package init(key: TestCacheKey, hit: TestCacheEntry?, latest: TestCacheEntry?) {
+        self.key = key
+        self.hit = hit
+        self.latest = latest
+    }
+
+    /// The text: key, parts by kind, verdict, and the changes.
+    package var text: String {
+        var text = "\(key.testTarget)\n  key \(key.hash)\n"
+        let files = key.parts.filter { $0.kind == .file }
+        let folders = Set(
+            files.map { $0.name.split(separator: "/").dropLast().prefix(2).joined(separator: "/") })
+        text += "  parts:\n"
+        text +=
+            "    \(files.count) files in \(folders.count) folders (sources and resources of the test target and its modules)\n"
+        for part in key.parts where part.kind != .file {
+            let shown = part.detail.map { " = \($0)" } ?? ""
+            text += "    \(part.kind.rawValue) \(part.name)\(shown)  \(part.digest.prefix(12))\n"
+        }
+        if let hit {
+            text += "  in the cache: \(hit.summary)\n"
+            return text
+        }
+        text += "  not in the cache\n"
+        guard let latest else {
+            text += "  no earlier entry for \(key.testTarget) on this machine to compare with\n"
+            return text
+        }
+        let changes = key.changes(since: latest.key)
+        text +=
+            "  changed since the last entry (\(latest.summary.replacingOccurrences(of: "cached: ", with: ""))):\n"
+        if changes.isEmpty { text += "    nothing: the key's recipe changed\n" }
+        for change in changes.prefix(40) {
+            let part = change.part
+            switch change.what {
+            case .added: text += "    + \(part.kind.rawValue) \(part.name)\n"
+            case .removed: text += "    - \(part.kind.rawValue) \(part.name)\n"
+            case .changed(let old):
+                let values = [old.detail, part.detail].compactMap { $0 }
+                let shown = values.count == 2 ? ": \(values[0]) → \(values[1])" : ""
+                text += "    ~ \(part.kind.rawValue) \(part.name)\(shown)\n"
+            }
+        }
+        if changes.count > 40 { text += "    … and \(changes.count - 40) more\n" }
+        return text
+    }
+}

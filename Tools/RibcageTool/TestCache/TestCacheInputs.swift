@@ -1,0 +1,145 @@
+import Foundation
+
+/// Gathers the inputs of ``TestCacheKey``s for the test targets of one package.
+///
+/// Sources and resources are taken as every file under each target's folder (excluded files
+/// included: a file left out of the build might be read by a test, and a key that misses an
+/// input would hand out a wrong green). Files are read by content; a `touch` changes nothing.
+package struct TestCacheInputs: Sendable {
+    /// The package's root folder.
+    package var root: URL
+    /// The package, for each target's folder and dependencies.
+    package var package: DescribedPackage
+    /// The parts every key shares: manifests, resolved versions, toolchain, configuration and
+    /// declared environment variables.
+    package var sharedParts: [TestCacheKey.Part]
+
+    /// The inputs of `package` at `root`.
+    ///
+    /// - Parameters:
+    ///   - toolchain: What `swift --version` printed.
+    ///   - configuration: `debug` or `release`.
+    ///   - flags: The arguments `ribcage test` passes to SwiftPM that can change a result.
+    ///   - environment: This process's environment.
+    ///   - declaredVariables: The variables Project.swift.md lists under "Test inputs".
+    package init(
+        root: URL, package: DescribedPackage, toolchain: String, configuration: String, flags: [String],
+        environment: [String: String], declaredVariables: [String]
+    ) throws {
+        self.root = root
+        self.package = package
+        var parts: [TestCacheKey.Part] = []
+        let rootFiles = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+        for name in rootFiles
+        where name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift")) {
+            parts.append(
+                .init(
+                    kind: .manifest, name: name,
+                    digest: try Self.digest(of: root.appendingPathComponent(name))))
+        }
+        let resolved = root.appendingPathComponent("Package.resolved")
+        if FileManager.default.fileExists(atPath: resolved.path) {
+            parts.append(
+                .init(kind: .resolved, name: "Package.resolved", digest: try Self.digest(of: resolved)))
+        } else {
+            parts.append(
+                .init(kind: .resolved, name: "Package.resolved", digest: SHA256.hex(""), detail: "absent"))
+        }
+        parts.append(
+            .init(
+                kind: .toolchain, name: "swift --version", digest: SHA256.hex(toolchain),
+                detail: toolchain.split(separator: "\n").first.map(String.init)))
+        let configurationText = ([configuration] + flags).joined(separator: " ")
+        parts.append(
+            .init(
+                kind: .configuration, name: "configuration and flags", digest: SHA256.hex(configurationText),
+                detail: configurationText))
+        for variable in Set(declaredVariables).sorted() {
+            // Unset and set-to-empty are different inputs: tests may read either.
+            let value = environment[variable].map { "set:" + $0 } ?? "unset"
+            parts.append(.init(kind: .environment, name: variable, digest: SHA256.hex(value)))
+        }
+        sharedParts = parts
+    }
+
+    /// The keys of `testTargets`, hashing each module's files once however many targets need it.
+    ///
+    /// - Throws: ``RibcageError/unknownModules(_:known:)`` for a name that is no target, or the
+    ///   file system's error when a file cannot be read.
+    package func keys(for testTargets: [String]) throws -> [String: TestCacheKey] {
+        var filesOfTarget: [String: [TestCacheKey.Part]] = [:]
+        var keys: [String: TestCacheKey] = [:]
+        for testTarget in testTargets {
+            var parts =
+                sharedParts + [.init(kind: .testTarget, name: testTarget, digest: SHA256.hex(testTarget))]
+            for target in try closure(of: testTarget) {
+                if filesOfTarget[target.name] == nil {
+                    filesOfTarget[target.name] = try files(of: target)
+                }
+                parts += filesOfTarget[target.name] ?? []
+            }
+            keys[testTarget] = TestCacheKey(testTarget: testTarget, parts: parts)
+        }
+        return keys
+    }
+
+    /// `name` and every target it depends on, directly or not.
+    func closure(of name: String) throws -> [DescribedPackage.Target] {
+        guard let start = package.target(named: name) else {
+            throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
+        }
+        var found: [String: DescribedPackage.Target] = [name: start]
+        var frontier = [start]
+        while let current = frontier.popLast() {
+            for dependency in current.targetDependencies where found[dependency] == nil {
+                guard let target = package.target(named: dependency) else { continue }
+                found[dependency] = target
+                frontier.append(target)
+            }
+        }
+        return found.values.sorted { $0.name < $1.name }
+    }
+
+    /// A part per file under the target's folder, by path from the package root.
+    func files(of target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
+        let folder = root.appendingPathComponent(target.path, isDirectory: true)
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey])
+        else { return [] }
+        var parts: [TestCacheKey.Part] = []
+        let prefix = folder.standardizedFileURL.path + "/"
+        for case let file as URL in enumerator {
+            let values = try file.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
+            if values.isDirectory == true {
+                if [".build", ".swiftpm", ".git"].contains(file.lastPathComponent) {
+                    enumerator.skipDescendants()
+                }
+                continue
+            }
+            guard values.isRegularFile == true, file.lastPathComponent != ".DS_Store" else { continue }
+            let absolute = file.standardizedFileURL.path
+            let relative =
+                absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : file.lastPathComponent
+            parts.append(
+                .init(kind: .file, name: "\(target.path)/\(relative)", digest: try Self.digest(of: file)))
+        }
+        return parts
+    }
+
+    /// The SHA-256 of a file's bytes.
+    static func digest(of file: URL) throws -> String {
+        SHA256.hex(try Data(contentsOf: file, options: .mappedIfSafe))
+    }
+
+    /// The variables under `## Test inputs` in Project.swift.md: a table whose first column
+    /// names an environment variable that can change a test's result.
+    package static func declaredVariables(packageAt root: URL) throws -> [String] {
+        let file = root.appendingPathComponent("Project.swift.md")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        let markdown = try String(contentsOf: file, encoding: .utf8)
+        return ProjectManifest.table(named: "Test inputs", in: markdown).compactMap(\.first).filter {
+            !$0.isEmpty
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The test cache for one `ribcage test --cache` run: the keys of its test targets, what the
+/// cache already holds for them, and the recording of the green ones afterwards.
+package struct TestCacheSession: Sendable {
+    /// The stores.
+    package let cache: TestCache
+    /// How keys are made for this package.
+    package let inputs: TestCacheInputs
+    /// The commit being tested (with `+changes` when the tree differs from it), or nil.
+    package let commit: String?
+    /// This machine's name, for "green … on <host>".
+    package let host: String
+
+    /// The configuration and flags `ribcage test` builds and runs with, part of every key.
+    package static let testFlags = ["build --build-tests", "test --skip-build --parallel"]
+
+    /// Opens the cache for the package at `root`.
+    ///
+    /// - Parameters:
+    ///   - cacheURL: A Bazel HTTP remote cache to share results through, or nil for local only.
+    ///   - localFolder: The local store (default: `$XDG_CACHE_HOME/ribcage/test-cache`).
+    /// - Throws: ``TestCacheError/badURL(_:)`` for a URL that is not http(s); errors reading the
+    ///   package's files.
+    package static func open(
+        root: URL, package: DescribedPackage, cacheURL: String?, localFolder: URL? = nil,
+        timeout: Duration = .seconds(10), environment: [String: String] = ProcessInfo.processInfo.environment,
+        warn: @escaping @Sendable (String) -> Void = { StandardError.write($0 + "\n") }
+    ) async throws -> TestCacheSession {
+        let remote = try cacheURL.map { try HTTPBlobStore(url: $0, timeout: timeout) }
+        let local = LocalBlobStore(
+            folder: localFolder ?? LocalBlobStore.defaultFolder(environment: environment))
+        let version = try await Shell.run("swift", ["--version"])
+        guard version.succeeded else {
+            throw RibcageError.commandNotFound(
+                "swift", hint: "`swift --version` \(version.terminationDescription).")
+        }
+        let inputs = try TestCacheInputs(
+            root: root, package: package, toolchain: version.outputText + version.errorText,
+            configuration: "debug", flags: testFlags, environment: environment,
+            declaredVariables: try TestCacheInputs.declaredVariables(packageAt: root))
+        return TestCacheSession(
+            cache: TestCache(local: local, remote: remote, warn: warn), inputs: inputs,
+            commit: await Self.commit(at: root), host: ProcessInfo.processInfo.hostName)
+    }
+
+    /// The cached green entries among `testTargets`, by test target, with the keys of all.
+    package func lookUp(_ testTargets: [String]) async throws -> (
+        keys: [String: TestCacheKey], hits: [String: TestCacheEntry]
+    ) {
+        let keys = try inputs.keys(for: testTargets)
+        var hits: [String: TestCacheEntry] = [:]
+        for testTarget in testTargets {
+            guard let key = keys[testTarget], let hit = await cache.lookUp(key) else { continue }
+            hits[testTarget] = hit.entry
+            do {
+                try await cache.recordLatest(key)
+            } catch {
+                StandardError.write("warning: test cache: could not note \(testTarget)'s key: \(error)\n")
+            }
+        }
+        return (keys, hits)
+    }
+
+    /// What one test target's run came to, as far as the cache cares.
+    package struct Outcome: Sendable {
+        /// The test target.
+        package var testTarget: String
+        /// True only when every test passed or was skipped and the run itself ended normally:
+        /// no failure, no crash, no timeout, not cut short.
+        package var isGreen: Bool
+        package var passed: Int
+        package var skipped: Int
+        package var seconds: Double
+
+        /// An outcome.
+        package init(testTarget: String, isGreen: Bool, passed: Int, skipped: Int, seconds: Double) {
+            self.testTarget = testTarget
+            self.isGreen = isGreen
+            self.passed = passed
+            self.skipped = skipped
+            self.seconds = seconds
+        }
+    }
+
+    /// Stores the green outcomes under the keys computed before the run, and only when the
+    /// inputs still hash to those keys: a file edited while the tests ran makes the result
+    /// belong to neither version, so it is not kept.
+    ///
+    /// - Returns: The test targets stored.
+    @discardableResult
+    package func record(_ outcomes: [Outcome], keysBeforeRun: [String: TestCacheKey]) async -> [String] {
+        let green = outcomes.filter(\.isGreen)
+        guard !green.isEmpty else { return [] }
+        let keysAfter: [String: TestCacheKey]
+        do {
+            keysAfter = try inputs.keys(for: green.map(\.testTarget))
+        } catch {
+            StandardError.write(
+                "warning: test cache: could not re-read the inputs, so nothing is stored: \(error)\n")
+            return []
+        }
+        var stored: [String] = []
+        for outcome in green {
+            guard let key = keysBeforeRun[outcome.testTarget], keysAfter[outcome.testTarget]?.hash == key.hash
+            else {
+                StandardError.write(
+                    "warning: test cache: \(outcome.testTarget)'s inputs changed while it ran; not stored\n")
+                continue
+            }
+            await cache.record(
+                TestCacheEntry(
+                    testTarget: outcome.testTarget, key: key, passed: outcome.passed,
+                    skipped: outcome.skipped,
+                    seconds: outcome.seconds, commit: commit, host: host, date: Date()))
+            stored.append(outcome.testTarget)
+        }
+        return stored
+    }
+
+    /// `git rev-parse --short HEAD`, with `+changes` when `git status` shows edits; nil outside git.
+    static func commit(at root: URL) async -> String? {
+        guard Shell.isOnPath("git"),
+            let head = try? await Shell.run("git", ["rev-parse", "--short", "HEAD"], in: root), head.succeeded
+        else { return nil }
+        let hash = head.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let status = try? await Shell.run("git", ["status", "--porcelain", "--", "."], in: root)
+        let dirty = status.map { $0.succeeded && !$0.outputText.isEmpty } ?? false
+        return dirty ? "\(hash)+changes" : hash
+    }
+}
