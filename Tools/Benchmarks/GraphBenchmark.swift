@@ -103,7 +103,7 @@ struct GraphBenchmark: AsyncParsableCommand {
     }
 
     /// A package of `modules` libraries, each depending on (and importing) up to three earlier ones.
-    private func generatePackage(at root: URL) throws {
+    func generatePackage(at root: URL) throws {
         var targets: [String] = []
         var rows: [String] = []
         for index in 0..<modules {

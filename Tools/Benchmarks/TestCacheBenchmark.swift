@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import RibcageTool
+
+/// `bench test-cache`: what `ribcage test --cache` costs and saves.
+///
+/// 1. The keys of every suite of the generated 500-module package (`bench graph`'s), against
+///    `swift package describe` on the same package, which every `ribcage test` already runs.
+/// 2. This workspace's `ribcage test`, uncached, against a warm, unchanged second run of
+///    `ribcage test --cache`, in one run of the benchmark, with a throwaway local cache.
+struct TestCacheBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test-cache",
+        abstract:
+            "Test-cache keys of a generated 500-module package against swift package describe; a warm ribcage test --cache against an uncached run."
+    )
+
+    @Option(help: "Modules in the generated package.")
+    var modules = 500
+
+    @Option(help: "Repetitions of the key measurement; the median is reported.")
+    var repetitions = 3
+
+    @Option(help: "The workspace whose tests run uncached and cached (default: the current folder).")
+    var workspace: String?
+
+    @Flag(help: "Only the key measurement on the generated package.")
+    var keysOnly = false
+
+    func run() async throws {
+        #if DEBUG
+            print(
+                "warning: this is a debug build; run `swift run -c release bench test-cache` for real figures."
+            )
+        #endif
+        try await measureKeys()
+        if !keysOnly { try await measureWarmRun() }
+    }
+
+    private func measureKeys() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-test-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var generator = GraphBenchmark()
+        generator.modules = modules
+        try generator.generatePackage(at: root)
+        let package = try await PackageLoader.load(packageAt: root)
+        let testTargets = package.targets.filter(\.isTest).map(\.name)
+
+        let describe = try await Measurement.median(repetitions: repetitions) {
+            _ = try await Shell.run("swift", ["package", "describe", "--type", "json"], in: root)
+        }
+        var parts = 0
+        // What --cache adds to a run: `swift --version`, the shared inputs and every suite's key.
+        let keys = try await Measurement.median(repetitions: repetitions) {
+            let version = try await Shell.run("swift", ["--version"])
+            let inputs = try TestCacheInputs(
+                root: root, package: package, toolchain: version.outputText, configuration: "debug",
+                flags: TestCacheSession.testFlags, environment: ProcessInfo.processInfo.environment,
+                declaredVariables: try TestCacheInputs.declaredVariables(packageAt: root))
+            parts = try inputs.keys(for: testTargets).values.reduce(0) { $0 + $1.parts.count }
+        }
+        print(
+            "Test-cache keys: a generated package of \(modules) modules and \(testTargets.count) test targets, median of \(repetitions)\n"
+        )
+        print("swift package describe alone:          \(Measurement.milliseconds(describe))")
+        print(
+            "keys of all \(testTargets.count) suites (\(Measurement.grouped(Double(parts))) parts): \(Measurement.milliseconds(keys))  (\(String(format: "%.1f", keys / describe * 100))% of describe; the goal is under 10%)"
+        )
+    }
+
+    private func measureWarmRun() async throws {
+        let root = URL(
+            fileURLWithPath: workspace ?? FileManager.default.currentDirectoryPath, isDirectory: true)
+        let ribcage = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("ribcage")
+        guard FileManager.default.isExecutableFile(atPath: ribcage.path) else {
+            throw ValidationError(
+                "No ribcage next to bench at \(ribcage.path): run `swift build -c release --product ribcage` first."
+            )
+        }
+        let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-test-cache-home-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: cacheHome) }
+
+        // Build the tests once, so every timed run starts from the same built state.
+        let build = try await Shell.run("swift", ["build", "--build-tests"], in: root)
+        guard build.succeeded else {
+            throw ValidationError("swift build --build-tests failed:\n\(build.errorText)")
+        }
+
+        func timed(_ arguments: [String]) async throws -> (seconds: Double, closing: String) {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let run = try await Shell.run(
+                ribcage.path, arguments, in: root, environment: ["XDG_CACHE_HOME": cacheHome.path])
+            let seconds = Measurement.seconds(clock.now - start)
+            guard run.succeeded else {
+                throw ValidationError(
+                    "ribcage \(arguments.joined(separator: " ")) failed:\n\(run.outputText)")
+            }
+            let closing = run.outputText.split(separator: "\n").last.map(String.init) ?? ""
+            return (seconds, closing)
+        }
+        let uncached = try await timed(["test"])
+        let cold = try await timed(["test", "--cache"])
+        let warm = try await timed(["test", "--cache"])
+        print("\nThis workspace's tests (\(root.lastPathComponent)), tests built beforehand, one run each:\n")
+        print(
+            "ribcage test (no cache):            \(String(format: "%7.1f s", uncached.seconds))  \(uncached.closing)"
+        )
+        print(
+            "ribcage test --cache, empty cache:  \(String(format: "%7.1f s", cold.seconds))  \(cold.closing)")
+        print(
+            "ribcage test --cache, warm:         \(String(format: "%7.1f s", warm.seconds))  \(warm.closing)  (\(Measurement.ratio(uncached.seconds / warm.seconds)) faster than uncached)"
+        )
+    }
+}
