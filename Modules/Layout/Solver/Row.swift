@@ -13,6 +13,12 @@ struct Symbol: Hashable, Comparable {
     var isValid: Bool { kind != .invalid }
 
     static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.id < rhs.id }
+
+    /// The id alone: it is unique, and hashing the kind too made every lookup slower.
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+
+    /// The symbol's index in the tableau's dense per-symbol arrays.
+    var index: Int { Int(id) }
 }
 
 /// A row of the tableau: `basic = constant + Σ coefficient·symbol`, kept as two parallel arrays
@@ -44,6 +50,8 @@ final class Row {
         }
         return (low < symbols.count && symbols[low].id == symbol.id, low)
     }
+
+    func contains(_ symbol: Symbol) -> Bool { index(of: symbol).found }
 
     func coefficient(for symbol: Symbol) -> Double {
         let (found, index) = index(of: symbol)
@@ -77,6 +85,13 @@ final class Row {
     /// Adds `coefficient·other`, merging the two sorted cell lists in one linear pass (inserting
     /// cell by cell would shift the arrays once per cell, which dominated the solver's time).
     func insert(_ other: Row, _ coefficient: Double = 1) {
+        var ignored = MembershipChanges(isRecording: false)
+        insert(other, coefficient, changes: &ignored)
+    }
+
+    /// Adds `coefficient` times `other`, noting in `changes` the symbols this row gains and
+    /// loses, so that the tableau can keep its index of the rows each symbol is in.
+    func insert(_ other: Row, _ coefficient: Double, changes: inout MembershipChanges) {
         constant += other.constant * coefficient
         guard !other.symbols.isEmpty else { return }
         var mergedSymbols: [Symbol] = []
@@ -101,6 +116,7 @@ final class Row {
                 if !nearZero(value) {
                     mergedSymbols.append(other.symbols[theirs])
                     mergedCoefficients.append(value)
+                    if changes.isRecording { changes.gained.append(other.symbols[theirs]) }
                 }
                 theirs += 1
             } else {
@@ -108,6 +124,8 @@ final class Row {
                 if !nearZero(sum) {
                     mergedSymbols.append(symbols[mine])
                     mergedCoefficients.append(sum)
+                } else if changes.isRecording {
+                    changes.lost.append(symbols[mine])
                 }
                 mine += 1
                 theirs += 1
@@ -148,12 +166,35 @@ final class Row {
 
     /// Replaces `symbol` by `row`'s expression for it.
     func substitute(_ symbol: Symbol, with row: Row) {
+        var ignored = MembershipChanges(isRecording: false)
+        substitute(symbol, with: row, changes: &ignored)
+    }
+
+    /// Replaces `symbol` by `row`, noting in `changes` the symbols gained and lost (`symbol`
+    /// itself is not noted).
+    func substitute(_ symbol: Symbol, with row: Row, changes: inout MembershipChanges) {
         let (found, index) = index(of: symbol)
         guard found else { return }
         let coefficient = coefficients[index]
         symbols.remove(at: index)
         coefficients.remove(at: index)
-        insert(row, coefficient)
+        insert(row, coefficient, changes: &changes)
+    }
+}
+
+/// The symbols a row gained and lost in one operation.
+struct MembershipChanges {
+    let isRecording: Bool
+    var gained: [Symbol] = []
+    var lost: [Symbol] = []
+
+    init(isRecording: Bool = true) {
+        self.isRecording = isRecording
+    }
+
+    mutating func removeAll() {
+        gained.removeAll(keepingCapacity: true)
+        lost.removeAll(keepingCapacity: true)
     }
 }
 

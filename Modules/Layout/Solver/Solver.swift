@@ -53,6 +53,8 @@ public final class Solver {
         [:]
     private var nextOrder = 0
     private var variables: [ObjectIdentifier: (variable: Variable, symbol: Symbol)] = [:]
+    /// The same variables in the order of their symbols, to walk without hashing.
+    private var variableList: [(variable: Variable, symbol: Symbol)] = []
     private var edits: [ObjectIdentifier: EditInfo] = [:]
     /// Whether a refused constraint left the artificial phase's pivots in the tableau.
     private var tableauIsDirty = false
@@ -201,7 +203,7 @@ public final class Solver {
 
     /// Writes the solution into every variable's ``Variable/value``.
     public func updateVariables() {
-        for (variable, symbol) in variables.values {
+        for (variable, symbol) in variableList {
             variable.value = tableau.value(of: symbol)
         }
     }
@@ -213,6 +215,7 @@ public final class Solver {
         tableau.injectedFailures = injectedFailures
         constraints.removeAll()
         variables.removeAll()
+        variableList.removeAll()
         edits.removeAll()
         nextOrder = 0
         tableauIsDirty = false
@@ -259,6 +262,7 @@ public final class Solver {
         if let existing = variables[key] { return existing.symbol }
         let symbol = tableau.makeSymbol(.external)
         variables[key] = (variable, symbol)
+        variableList.append((variable, symbol))
         return symbol
     }
 
@@ -270,7 +274,7 @@ public final class Solver {
         let row = Row(constant: expression.constant - (editValue(of: constraint) ?? 0))
         for term in expression.terms where !nearZero(term.coefficient) {
             let symbol = symbol(for: term.variable)
-            if let basic = tableau.rows[symbol] {
+            if let basic = tableau.row(of: symbol) {
                 row.insert(basic, term.coefficient)
             } else {
                 row.insert(symbol, term.coefficient)
@@ -357,7 +361,7 @@ public final class Solver {
         rebuildCount += 1
         var kept = constraints.values.sorted { $0.order < $1.order }.map(\.constraint)
         let savedEdits = edits
-        let known = variables.values.sorted { $0.symbol < $1.symbol }.map(\.variable)
+        let known = variableList.map(\.variable)
         var leftOut: [(Constraint, SolverError)] = []
         while true {
             reset()

@@ -8,11 +8,24 @@ struct ConstraintTag {
 /// The simplex tableau in solved form: every basic symbol's row in terms of the parametric
 /// symbols, an index of the rows each parametric symbol is in, and the objective. ``Solver``
 /// turns constraints into rows; this type pivots.
+///
+/// Symbols are numbered densely from 1, so the rows and the index are arrays indexed by symbol
+/// id, not hash maps: hashing was a third of the time of a layout from scratch and of a resize.
 final class Tableau {
-    private(set) var rows: [Symbol: Row] = [:]
-    /// For each parametric symbol, the basic symbols whose rows contain it: pivots and
-    /// substitutions visit those rows only, never the whole tableau.
-    private var columns: [Symbol: Set<Symbol>] = [:]
+    /// Each symbol's row if it is basic, by symbol id.
+    private var rowStorage: [Row?] = [nil]
+    /// For each symbol, the basic symbols whose rows contain it, by symbol id: pivots and
+    /// substitutions visit those rows only, never the whole tableau. Entries are not removed
+    /// when a row loses the symbol, only skipped and dropped when the column is next read
+    /// (see ``rowsContaining(_:)``), which keeps a substitution free of searches.
+    private var columnEntries: [[Symbol]] = [[]]
+    /// How many rows contain each symbol, exactly, by symbol id.
+    private var columnCounts: [Int32] = [0]
+    /// Marks of the rows already visited while reading a column, by symbol id.
+    private var visitMarks: [UInt32] = [0]
+    private var visitMark: UInt32 = 0
+    /// A buffer for the symbols rows gain and lose in a substitution.
+    private var changes = MembershipChanges()
     let objective = Objective()
     /// The phase-one objective while a row is added through an artificial variable.
     private var artificial: Objective?
@@ -25,46 +38,84 @@ final class Tableau {
 
     func makeSymbol(_ kind: Symbol.Kind) -> Symbol {
         defer { nextID += 1 }
+        rowStorage.append(nil)
+        columnEntries.append([])
+        columnCounts.append(0)
+        visitMarks.append(0)
         return Symbol(id: nextID, kind: kind)
     }
 
+    /// The row of `symbol` if it is basic.
+    func row(of symbol: Symbol) -> Row? { rowStorage[symbol.index] }
+
     /// The value of `symbol` in the current solution: its row's constant, or 0 if it is
     /// parametric.
-    func value(of symbol: Symbol) -> Double { rows[symbol]?.constant ?? 0 }
+    func value(of symbol: Symbol) -> Double { rowStorage[symbol.index]?.constant ?? 0 }
 
     /// How many rows contain `symbol`.
-    func columnCount(of symbol: Symbol) -> Int { columns[symbol]?.count ?? 0 }
+    func columnCount(of symbol: Symbol) -> Int { Int(columnCounts[symbol.index]) }
+
+    /// The basic symbols whose rows contain `symbol`, each once. Drops the column's stale
+    /// entries on the way, so reading a column costs what was added to it since it was last
+    /// read.
+    func rowsContaining(_ symbol: Symbol) -> [Symbol] {
+        let column = symbol.index
+        guard !columnEntries[column].isEmpty else { return [] }
+        visitMark &+= 1
+        if visitMark == 0 {
+            for index in visitMarks.indices { visitMarks[index] = 0 }
+            visitMark = 1
+        }
+        var kept: [Symbol] = []
+        kept.reserveCapacity(Int(columnCounts[column]))
+        for basic in columnEntries[column] where visitMarks[basic.index] != visitMark {
+            guard let row = rowStorage[basic.index], row.contains(symbol) else { continue }
+            visitMarks[basic.index] = visitMark
+            kept.append(basic)
+        }
+        columnEntries[column] = kept
+        return kept
+    }
 
     // MARK: Rows
 
     /// Makes `row` the row of `basic`, indexing its symbols.
     func setRow(_ basic: Symbol, _ row: Row) {
-        rows[basic] = row
-        for symbol in row.symbols { columns[symbol, default: []].insert(basic) }
+        rowStorage[basic.index] = row
+        for symbol in row.symbols { addEntry(basic, to: symbol) }
+    }
+
+    /// Notes that `basic`'s row now contains `symbol`. A column that rows keep leaving and
+    /// joining without being read is compacted once it is mostly stale, so it stays in
+    /// proportion to the rows it indexes.
+    private func addEntry(_ basic: Symbol, to symbol: Symbol) {
+        let column = symbol.index
+        columnEntries[column].append(basic)
+        columnCounts[column] += 1
+        if columnEntries[column].count > 2 * Int(columnCounts[column]) + 32 { _ = rowsContaining(symbol) }
     }
 
     /// Takes the row of `basic` out of the tableau and the index.
     @discardableResult
     func removeRow(_ basic: Symbol) -> Row? {
-        guard let row = rows.removeValue(forKey: basic) else { return nil }
-        for symbol in row.symbols { columns[symbol]?.remove(basic) }
+        guard let row = rowStorage[basic.index] else { return nil }
+        rowStorage[basic.index] = nil
+        for symbol in row.symbols { columnCounts[symbol.index] -= 1 }
         return row
     }
 
     /// Replaces `symbol` by `row` in every row that has it and in the objectives.
     func substitute(_ symbol: Symbol, with row: Row) {
-        for basic in columns.removeValue(forKey: symbol) ?? [] {
-            guard let other = rows[basic] else { continue }
-            other.substitute(symbol, with: row)
-            for added in row.symbols {
-                if other.coefficient(for: added) == 0 {
-                    columns[added]?.remove(basic)
-                } else {
-                    columns[added, default: []].insert(basic)
-                }
-            }
+        for basic in rowsContaining(symbol) {
+            guard let other = rowStorage[basic.index] else { continue }
+            changes.removeAll()
+            other.substitute(symbol, with: row, changes: &changes)
+            for gained in changes.gained { addEntry(basic, to: gained) }
+            for lost in changes.lost { columnCounts[lost.index] -= 1 }
             if basic.kind != .external && other.constant < 0 { infeasibleRows.append(basic) }
         }
+        columnEntries[symbol.index].removeAll()
+        columnCounts[symbol.index] = 0
         objective.substitute(symbol, with: row)
         artificial?.substitute(symbol, with: row)
     }
@@ -92,7 +143,7 @@ final class Tableau {
     /// longer counts it.
     func removeEffects(of marker: Symbol, strength: Strength) {
         let level = objective.index(of: strength.level)
-        if let row = rows[marker] {
+        if let row = rowStorage[marker.index] {
             objective.insert(row, -strength.value, at: level)
         } else {
             objective.insert(marker, -strength.value, at: level)
@@ -134,7 +185,9 @@ final class Tableau {
             substitute(entering, with: artRow)
             setRow(entering, artRow)
         }
-        for basic in columns.removeValue(forKey: art) ?? [] { rows[basic]?.remove(art) }
+        for basic in rowsContaining(art) { rowStorage[basic.index]?.remove(art) }
+        columnEntries[art.index].removeAll()
+        columnCounts[art.index] = 0
         objective.remove(art)
         return success
     }
@@ -155,8 +208,8 @@ final class Tableau {
     /// The row that limits `entering` most; ties go to the lowest symbol id, as in kiwi.
     private func leavingRow(for entering: Symbol) -> Symbol? {
         var best: (symbol: Symbol, ratio: Double)?
-        for symbol in columns[entering] ?? [] where symbol.kind != .external {
-            guard let row = rows[symbol] else { continue }
+        for symbol in rowsContaining(entering) where symbol.kind != .external {
+            guard let row = rowStorage[symbol.index] else { continue }
             let coefficient = row.coefficient(for: entering)
             guard coefficient < 0 else { continue }
             let ratio = -row.constant / coefficient
@@ -174,8 +227,8 @@ final class Tableau {
     /// an edit's new value does, and notes the rows that became infeasible.
     func shift(_ marker: Symbol, by delta: Double) {
         var infeasible: [Symbol] = []
-        for symbol in columns[marker] ?? [] {
-            guard let row = rows[symbol] else { continue }
+        for symbol in rowsContaining(marker) {
+            guard let row = rowStorage[symbol.index] else { continue }
             let coefficient = row.coefficient(for: marker)
             if coefficient != 0 && row.add(delta * coefficient) < 0 && symbol.kind != .external {
                 infeasible.append(symbol)
@@ -187,7 +240,7 @@ final class Tableau {
 
     /// Moves the constant of `basic`'s row by `delta`; returns whether it has such a row.
     func shiftRow(_ basic: Symbol, by delta: Double) -> Bool {
-        guard let row = rows[basic] else { return false }
+        guard let row = rowStorage[basic.index] else { return false }
         if row.add(delta) < 0 { infeasibleRows.append(basic) }
         return true
     }
@@ -197,7 +250,7 @@ final class Tableau {
     func dualOptimize() throws(SolverError) {
         defer { infeasibleRows.removeAll() }
         while let leaving = infeasibleRows.popLast() {
-            guard let row = rows[leaving], row.constant < 0 else { continue }
+            guard let row = rowStorage[leaving.index], row.constant < 0 else { continue }
             var entering = Symbol.invalid
             var enteringCoefficient = 0.0
             for (symbol, coefficient) in zip(row.symbols, row.coefficients)
@@ -228,8 +281,8 @@ final class Tableau {
         var first: (Symbol, Double)?
         var second: (Symbol, Double)?
         var third: Symbol?
-        for symbol in (columns[marker] ?? []).sorted() {
-            guard let row = rows[symbol] else { continue }
+        for symbol in rowsContaining(marker).sorted() {
+            guard let row = rowStorage[symbol.index] else { continue }
             let coefficient = row.coefficient(for: marker)
             if coefficient == 0 { continue }
             if symbol.kind == .external {
