@@ -90,7 +90,7 @@ struct SolverRobustnessTests {
         #expect(x.value == 3 && y.value == 4)
     }
 
-    @Test("removing a required equality rebuilds once, and keeps every other constraint")
+    @Test("removing a required equality keeps every other constraint")
     func removalKeepsTheRest() throws {
         let solver = Solver()
         let x = Variable("x")

@@ -28,6 +28,8 @@ final class Row {
     private(set) var constant: Double
     private(set) var symbols: [Symbol] = []
     private(set) var coefficients: [Double] = []
+    /// The row's number in the tableau's ``RowJournal``; -1 until the tableau notes it.
+    var serial: Int32 = -1
 
     init(constant: Double = 0) {
         self.constant = constant
@@ -147,21 +149,31 @@ final class Row {
         for index in coefficients.indices { coefficients[index] = -coefficients[index] }
     }
 
-    /// Makes `symbol` the subject: `symbol = …`, removing it from the cells.
-    func solve(for symbol: Symbol) {
+    /// Makes `symbol` the subject: `symbol = …`, removing it from the cells; returns the factor
+    /// the row was multiplied by.
+    @discardableResult
+    func solve(for symbol: Symbol) -> Double {
         let (found, index) = index(of: symbol)
-        guard found else { return }
+        guard found else { return 1 }
         let scale = -1 / coefficients[index]
         symbols.remove(at: index)
         coefficients.remove(at: index)
-        constant *= scale
-        for index in coefficients.indices { coefficients[index] *= scale }
+        multiply(by: scale)
+        return scale
     }
 
-    /// For a row whose subject is `lhs`, makes `rhs` the subject instead.
-    func solve(for lhs: Symbol, _ rhs: Symbol) {
+    /// Multiplies the constant and every coefficient by `factor`.
+    func multiply(by factor: Double) {
+        constant *= factor
+        for index in coefficients.indices { coefficients[index] *= factor }
+    }
+
+    /// For a row whose subject is `lhs`, makes `rhs` the subject instead; returns the factor
+    /// the row was multiplied by.
+    @discardableResult
+    func solve(for lhs: Symbol, _ rhs: Symbol) -> Double {
         insert(lhs, -1)
-        solve(for: rhs)
+        return solve(for: rhs)
     }
 
     /// Replaces `symbol` by `row`'s expression for it.
@@ -171,14 +183,16 @@ final class Row {
     }
 
     /// Replaces `symbol` by `row`, noting in `changes` the symbols gained and lost (`symbol`
-    /// itself is not noted).
-    func substitute(_ symbol: Symbol, with row: Row, changes: inout MembershipChanges) {
+    /// itself is not noted); returns the coefficient `row` was added with, 0 if none.
+    @discardableResult
+    func substitute(_ symbol: Symbol, with row: Row, changes: inout MembershipChanges) -> Double {
         let (found, index) = index(of: symbol)
-        guard found else { return }
+        guard found else { return 0 }
         let coefficient = coefficients[index]
         symbols.remove(at: index)
         coefficients.remove(at: index)
         insert(row, coefficient, changes: &changes)
+        return coefficient
     }
 }
 

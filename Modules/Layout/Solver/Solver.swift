@@ -25,8 +25,9 @@
 ///   constraint was refused). The tableau is rebuilt from the kept constraints to undo them.
 /// - Required equalities get no dummy marker. kiwi's dummies pile up along chains of views
 ///   (every `top == previous.bottom` carries every dummy before it), which makes layouts
-///   quadratic; removing a required equality instead rebuilds the tableau, once for any number
-///   of removals in ``remove(constraints:editVariables:)``.
+///   quadratic. The tableau keeps a journal of how its rows were combined instead, and
+///   removing a required equality replays it from the equality's row to find the column its
+///   dummy would have had, then takes it out as kiwi takes out a dummy (see ``RowJournal``).
 /// - Where any symbol would do (the subject of a new row, the entering symbol of the artificial
 ///   phase, ties in the dual simplex), the one in the fewest rows is taken, not the lowest id:
 ///   the root's edit errors are in every row of a screen, so picking them touched the whole
@@ -56,6 +57,9 @@ public final class Solver {
     /// The same variables in the order of their symbols, to walk without hashing.
     private var variableList: [(variable: Variable, symbol: Symbol)] = []
     private var edits: [ObjectIdentifier: EditInfo] = [:]
+    /// The constraints the others implied when they were added, which have no row: removing
+    /// another constraint may leave them unimplied, so they are placed again after it.
+    private var redundantConstraints: Set<ObjectIdentifier> = []
     /// Whether a refused constraint left the artificial phase's pivots in the tableau.
     private var tableauIsDirty = false
     /// How many times the tableau was built again from the constraints, for tests.
@@ -66,6 +70,13 @@ public final class Solver {
     /// from or reported.
     package func injectFailures(intoNextPivots count: Int) {
         tableau.injectedFailures = count
+    }
+
+    /// For tests: forgets how the tableau's rows were combined, as the solver does when that
+    /// record grows far past the tableau, so that the next removal of a required equality
+    /// added before rebuilds the tableau.
+    package func dropJournal() {
+        tableau.dropJournal()
     }
 
     /// Creates an empty solver.
@@ -109,10 +120,11 @@ public final class Solver {
         try remove(constraints: [constraint])
     }
 
-    /// Removes `constraints` and stops `editVariables` being editable, with at most one rebuild
-    /// of the tableau: the constraints that left markers are taken out in place, and if any
-    /// required equality was among them (they leave no marker), the tableau is rebuilt once at
-    /// the end. Removing them one by one costs a rebuild for each required equality.
+    /// Removes `constraints` and stops `editVariables` being editable. Each is taken out of the
+    /// tableau in place, touching only the rows that depend on it: by its marker symbol, or for
+    /// a required equality by the tableau's journal (see ``RowJournal``). The tableau is
+    /// rebuilt, once for all of them, only if the journal no longer reaches back to a removed
+    /// equality or rounding breaks the tableau.
     ///
     /// - Throws: ``SolverError/unknownConstraint(_:)`` or ``SolverError/unknownEditVariable(_:)``
     ///   before removing anything; ``SolverError/internalError(_:)`` as ``removeConstraint(_:)``.
@@ -131,13 +143,35 @@ public final class Solver {
             }
         }
         let entries = all.compactMap { constraints.removeValue(forKey: ObjectIdentifier($0)) }
-        // A required equality leaves no marker to find its row by (see makeRow): the tableau is
-        // built again without it, and without the others in the same go.
-        if tableauIsDirty || entries.contains(where: { !$0.tag.marker.isValid }) { return try rebuild() }
+        if tableauIsDirty { return try rebuild() }
         do {
-            for entry in entries { try removeFromTableau(entry.constraint, tag: entry.tag) }
+            for entry in entries {
+                if redundantConstraints.remove(ObjectIdentifier(entry.constraint)) != nil { continue }
+                if let equality = entry.tag.equality {
+                    // The journal may no longer reach back to an old equality: rebuild then.
+                    guard try tableau.removeEquality(equality) else { return try rebuild() }
+                    try tableau.optimize()
+                } else {
+                    try removeFromTableau(entry.constraint, tag: entry.tag)
+                }
+            }
+            if !entries.isEmpty { try placeRedundantConstraintsAgain() }
         } catch {
             try rebuild()
+        }
+    }
+
+    /// Places the constraints that were redundant again, after a removal that may have left
+    /// them unimplied; those still implied stay without a row.
+    private func placeRedundantConstraintsAgain() throws(SolverError) {
+        guard !redundantConstraints.isEmpty else { return }
+        let waiting = redundantConstraints.compactMap { constraints[$0] }.sorted { $0.order < $1.order }
+        redundantConstraints.removeAll()
+        for entry in waiting {
+            let tag = try place(entry.constraint)
+            constraints[ObjectIdentifier(entry.constraint)] = (entry.constraint, tag, entry.order)
+            if tag.isRedundant { redundantConstraints.insert(ObjectIdentifier(entry.constraint)) }
+            try tableau.optimize()
         }
     }
 
@@ -216,6 +250,7 @@ public final class Solver {
         constraints.removeAll()
         variables.removeAll()
         variableList.removeAll()
+        redundantConstraints.removeAll()
         edits.removeAll()
         nextOrder = 0
         tableauIsDirty = false
@@ -225,36 +260,46 @@ public final class Solver {
 
     private func register(_ constraint: Constraint, tag: ConstraintTag) {
         constraints[ObjectIdentifier(constraint)] = (constraint, tag, nextOrder)
+        if tag.isRedundant { redundantConstraints.insert(ObjectIdentifier(constraint)) }
         nextOrder += 1
     }
 
     /// Adds `constraint`'s row and optimizes; on a refusal the tableau may keep the artificial
     /// phase's pivots (``tableauIsDirty``).
     private func insert(_ constraint: Constraint) throws(SolverError) {
-        let (row, tag) = makeRow(for: constraint)
+        register(constraint, tag: try place(constraint))
+        try tableau.optimize()
+    }
+
+    /// Adds `constraint`'s row to the tableau, without optimizing; returns its tag.
+    private func place(_ constraint: Constraint) throws(SolverError) -> ConstraintTag {
+        var (row, tag) = makeRow(for: constraint)
         let subject = chooseSubject(row, tag)
         if row.isEmpty {
             // A required equality that the others already decide: redundant if it agrees.
             guard nearZero(row.constant) else {
                 throw .unsatisfiableConstraint(SolverErrorSubject(constraint))
             }
+            tag.isRedundant = true
         } else if !subject.isValid {
-            let added: Bool
+            let outcome: Tableau.ArtificialOutcome
             do {
-                added = try tableau.addWithArtificialVariable(row)
+                outcome = try tableau.addWithArtificialVariable(row)
             } catch {
                 tableauIsDirty = true
                 throw error
             }
-            guard added else {
+            switch outcome {
+            case .added: break
+            case .redundant: tag.isRedundant = true
+            case .unsatisfiable:
                 tableauIsDirty = true
                 throw .unsatisfiableConstraint(SolverErrorSubject(constraint))
             }
         } else {
             try tableau.add(row, subject: subject)
         }
-        register(constraint, tag: tag)
-        try tableau.optimize()
+        return tag
     }
 
     private func symbol(for variable: Variable) -> Symbol {
@@ -272,17 +317,18 @@ public final class Solver {
     private func makeRow(for constraint: Constraint) -> (Row, ConstraintTag) {
         let expression = constraint.expression
         let row = Row(constant: expression.constant - (editValue(of: constraint) ?? 0))
+        var sources: [(row: Row, coefficient: Double)] = []
         for term in expression.terms where !nearZero(term.coefficient) {
             let symbol = symbol(for: term.variable)
             if let basic = tableau.row(of: symbol) {
                 row.insert(basic, term.coefficient)
+                sources.append((basic, term.coefficient))
             } else {
                 row.insert(symbol, term.coefficient)
             }
         }
         var tag = ConstraintTag()
         let strength = constraint.strength
-        let level = strength.isRequired ? 0 : tableau.objective.index(of: strength.level)
         switch constraint.relation {
         case .lessThanOrEqual, .greaterThanOrEqual:
             let sign: Double = constraint.relation == .lessThanOrEqual ? 1 : -1
@@ -293,7 +339,7 @@ public final class Solver {
                 let error = tableau.makeSymbol(.error)
                 tag.other = error
                 row.insert(error, -sign)
-                tableau.objective.insert(error, strength.value, at: level)
+                tableau.addError(error, strength: strength)
             }
         case .equal:
             if !strength.isRequired {
@@ -303,15 +349,20 @@ public final class Solver {
                 tag.other = minus
                 row.insert(plus, -1)
                 row.insert(minus, 1)
-                tableau.objective.insert(plus, strength.value, at: level)
-                tableau.objective.insert(minus, strength.value, at: level)
+                tableau.addError(plus, strength: strength)
+                tableau.addError(minus, strength: strength)
             }
         // kiwi gives a required equality a dummy marker, to find its row again on removal.
         // Dummies pile up along chains of views (every `top == previous.bottom` carries all
-        // the dummies before it), which makes long layouts quadratic; without them, removing
-        // a required equality rebuilds the tableau instead (see remove(constraints:)).
+        // the dummies before it), which makes long layouts quadratic; the tableau's journal
+        // finds the row instead (see RowJournal).
         }
-        if row.constant < 0 { row.reverseSign() }
+        let sign: Double = row.constant < 0 ? -1 : 1
+        if sign < 0 { row.reverseSign() }
+        tableau.noteNewRow(row, madeOf: sources, factor: sign)
+        if strength.isRequired && constraint.relation == .equal {
+            tag.equality = tableau.journalEntry(for: row, seed: sign)
+        }
         return (row, tag)
     }
 

@@ -3,6 +3,10 @@
 struct ConstraintTag {
     var marker = Symbol.invalid
     var other = Symbol.invalid
+    /// For a required equality, which has no marker: where its row starts in the journal.
+    var equality: RowJournal.Entry?
+    /// Whether the constraint was implied by the others when added, so that it has no row.
+    var isRedundant = false
 }
 
 /// The simplex tableau in solved form: every basic symbol's row in terms of the parametric
@@ -26,6 +30,16 @@ final class Tableau {
     private var visitMark: UInt32 = 0
     /// A buffer for the symbols rows gain and lose in a substitution.
     private var changes = MembershipChanges()
+    /// How rows were combined, to remove required equalities in place.
+    private var journal = RowJournal()
+    /// The basic symbol of each row in the tableau, by the row's serial number; invalid for
+    /// rows that left it.
+    private var basicBySerial: [Symbol] = []
+    /// How many rows the tableau has.
+    private(set) var rowCount = 0
+    /// Each error symbol's weight in the objective and its level, by symbol id (weight 0 for
+    /// other symbols): the objective is the sum of weight × symbol.
+    private var errorWeights: [(weight: Double, level: Double)] = [(0, 0)]
     let objective = Objective()
     /// The phase-one objective while a row is added through an artificial variable.
     private var artificial: Objective?
@@ -42,6 +56,7 @@ final class Tableau {
         columnEntries.append([])
         columnCounts.append(0)
         visitMarks.append(0)
+        errorWeights.append((0, 0))
         return Symbol(id: nextID, kind: kind)
     }
 
@@ -82,6 +97,8 @@ final class Tableau {
     /// Makes `row` the row of `basic`, indexing its symbols.
     func setRow(_ basic: Symbol, _ row: Row) {
         rowStorage[basic.index] = row
+        basicBySerial[Int(row.serial)] = basic
+        rowCount += 1
         for symbol in row.symbols { addEntry(basic, to: symbol) }
     }
 
@@ -100,20 +117,24 @@ final class Tableau {
     func removeRow(_ basic: Symbol) -> Row? {
         guard let row = rowStorage[basic.index] else { return nil }
         rowStorage[basic.index] = nil
+        basicBySerial[Int(row.serial)] = .invalid
+        rowCount -= 1
         for symbol in row.symbols { columnCounts[symbol.index] -= 1 }
         return row
     }
 
     /// Replaces `symbol` by `row` in every row that has it and in the objectives.
     func substitute(_ symbol: Symbol, with row: Row) {
+        let start = journal.spreadStart
         for basic in rowsContaining(symbol) {
             guard let other = rowStorage[basic.index] else { continue }
             changes.removeAll()
-            other.substitute(symbol, with: row, changes: &changes)
+            journal.spreadCell(other.serial, other.substitute(symbol, with: row, changes: &changes))
             for gained in changes.gained { addEntry(basic, to: gained) }
             for lost in changes.lost { columnCounts[lost.index] -= 1 }
             if basic.kind != .external && other.constant < 0 { infeasibleRows.append(basic) }
         }
+        journal.spread(row.serial, from: start)
         columnEntries[symbol.index].removeAll()
         columnCounts[symbol.index] = 0
         objective.substitute(symbol, with: row)
@@ -124,7 +145,7 @@ final class Tableau {
     func pivot(entering: Symbol, leaving: Symbol) throws(SolverError) {
         try consumeInjectedFailure()
         guard let row = removeRow(leaving) else { return }
-        row.solve(for: leaving, entering)
+        journal.scale(row.serial, by: row.solve(for: leaving, entering))
         substitute(entering, with: row)
         setRow(entering, row)
     }
@@ -132,9 +153,42 @@ final class Tableau {
     /// Adds `row` with `subject` as its basic symbol.
     func add(_ row: Row, subject: Symbol) throws(SolverError) {
         try consumeInjectedFailure()
-        row.solve(for: subject)
+        journal.scale(row.serial, by: row.solve(for: subject))
         substitute(subject, with: row)
         setRow(subject, row)
+        trimJournal()
+    }
+
+    // MARK: The journal
+
+    /// Gives a new constraint's `row` its serial number and notes that it was made of
+    /// `sources`, the basic rows substituted into it, each times its coefficient and `factor`.
+    func noteNewRow(_ row: Row, madeOf sources: [(row: Row, coefficient: Double)], factor: Double) {
+        row.serial = journal.makeSerial()
+        basicBySerial.append(.invalid)
+        journal.make(row.serial, from: sources.lazy.map { ($0.row.serial, $0.coefficient * factor) })
+    }
+
+    /// Where a required equality whose new row `row` is, with `seed` the coefficient its
+    /// dummy would have there, starts in the journal. Call it right after ``noteNewRow``.
+    func journalEntry(for row: Row, seed: Double) -> RowJournal.Entry {
+        RowJournal.Entry(step: journal.position, row: row.serial, seed: seed)
+    }
+
+    /// A copy of `row` with a serial number of its own.
+    private func copy(of row: Row, times factor: Double = 1) -> Row {
+        let copy = Row(copying: row)
+        if factor != 1 { copy.multiply(by: factor) }
+        noteNewRow(copy, madeOf: [(row, 1)], factor: factor)
+        return copy
+    }
+
+    /// For tests: forgets the journal, as it is forgotten when it grows too long.
+    func dropJournal() { journal.trim(toAtMost: -1) }
+
+    /// Drops the journal when replaying it would cost more than a rebuild.
+    private func trimJournal() {
+        journal.trim(toAtMost: max(1 << 18, 32 * rowCount))
     }
 
     // MARK: The objective
@@ -142,12 +196,19 @@ final class Tableau {
     /// Takes a removed constraint's error symbol out of the objective, so that the optimum no
     /// longer counts it.
     func removeEffects(of marker: Symbol, strength: Strength) {
+        errorWeights[marker.index] = (0, 0)
         let level = objective.index(of: strength.level)
         if let row = rowStorage[marker.index] {
             objective.insert(row, -strength.value, at: level)
         } else {
             objective.insert(marker, -strength.value, at: level)
         }
+    }
+
+    /// Adds `error`, a new error symbol, to the objective with `strength`'s weight on its level.
+    func addError(_ error: Symbol, strength: Strength) {
+        errorWeights[error.index] = (strength.value, strength.level)
+        objective.insert(error, strength.value, at: objective.index(of: strength.level))
     }
 
     // MARK: Simplex
@@ -167,21 +228,30 @@ final class Tableau {
     /// Primal simplex on the solver's objective.
     func optimize() throws(SolverError) { try optimize(objective) }
 
+    /// What became of a row added through an artificial variable.
+    enum ArtificialOutcome {
+        /// The row is in the tableau.
+        case added
+        /// The other rows already imply it: nothing was added.
+        case redundant
+        /// It cannot hold; the tableau keeps the artificial phase's pivots and must be rebuilt.
+        case unsatisfiable
+    }
+
     /// Adds `row`, which has no subject that keeps the tableau feasible, through an artificial
-    /// variable (phase one). Returns whether the row can hold; if not, the tableau is left with
-    /// the artificial phase's pivots, and the caller rebuilds it.
-    func addWithArtificialVariable(_ row: Row) throws(SolverError) -> Bool {
+    /// variable (phase one).
+    func addWithArtificialVariable(_ row: Row) throws(SolverError) -> ArtificialOutcome {
         let art = makeSymbol(.slack)
-        setRow(art, Row(copying: row))
+        setRow(art, copy(of: row))
         artificial = Objective(copying: row)
         if let artificial { try optimize(artificial, entering: cheapestEntering) }
         let success = nearZero(artificial?.constant ?? 0)
         artificial = nil
 
         if let artRow = removeRow(art) {
-            if artRow.isEmpty { return success }
-            guard let entering = artRow.symbols.first(where: \.isPivotable) else { return false }
-            artRow.solve(for: art, entering)
+            if artRow.isEmpty { return success ? .redundant : .unsatisfiable }
+            guard let entering = artRow.symbols.first(where: \.isPivotable) else { return .unsatisfiable }
+            journal.scale(artRow.serial, by: artRow.solve(for: art, entering))
             substitute(entering, with: artRow)
             setRow(entering, artRow)
         }
@@ -189,7 +259,7 @@ final class Tableau {
         columnEntries[art.index].removeAll()
         columnCounts[art.index] = 0
         objective.remove(art)
-        return success
+        return success ? .added : .unsatisfiable
     }
 
     /// For the artificial phase: the improving symbol in the fewest rows. Any improving one
@@ -248,7 +318,10 @@ final class Tableau {
     /// Dual simplex: restores feasibility after edits, keeping optimality. The entering symbol
     /// is the one whose costs, divided by its coefficient, are lowest level by level.
     func dualOptimize() throws(SolverError) {
-        defer { infeasibleRows.removeAll() }
+        defer {
+            infeasibleRows.removeAll()
+            trimJournal()
+        }
         while let leaving = infeasibleRows.popLast() {
             guard let row = rowStorage[leaving.index], row.constant < 0 else { continue }
             var entering = Symbol.invalid
@@ -305,7 +378,78 @@ final class Tableau {
         guard let leaving = markerLeavingRow(marker), let row = removeRow(leaving) else {
             throw .internalError("no row to take the removed constraint's marker out of")
         }
-        row.solve(for: leaving, marker)
+        journal.scale(row.serial, by: row.solve(for: leaving, marker))
         substitute(marker, with: row)
+    }
+
+    // MARK: Removing a required equality
+
+    /// Takes out the required equality that starts at `entry` in the journal, as kiwi takes
+    /// out its dummy marker: the journal gives the coefficient the dummy would have in each
+    /// row; the dummy enters on the row `markerLeavingRow` would pick, and that row leaves the
+    /// tableau, its basic symbol becoming parametric. Only the rows that depend on the equality
+    /// are touched. Returns false, touching nothing, if the journal no longer reaches back to
+    /// the equality; the caller rebuilds then.
+    func removeEquality(_ entry: RowJournal.Entry) throws(SolverError) -> Bool {
+        guard let coefficients = journal.column(of: entry) else { return false }
+        try consumeInjectedFailure()
+        var column: [(basic: Symbol, coefficient: Double)] = []
+        for (serial, coefficient) in coefficients.enumerated() where !nearZero(coefficient) {
+            let basic = basicBySerial[serial]
+            if basic.isValid { column.append((basic, coefficient)) }
+        }
+        // No row depends on it: the others imply it, and nothing changes.
+        guard let leaving = leavingRow(amongDummyColumn: column), let leavingRow = removeRow(leaving.basic)
+        else {
+            return true
+        }
+        // The objective is Σ weight · error symbol; its dummy coefficient is the weighted sum
+        // of the dummy's coefficients in the error symbols' rows, level by level.
+        var levelCoefficients: [Double: Double] = [:]
+        for (basic, coefficient) in column where basic.kind == .error {
+            let (weight, level) = errorWeights[basic.index]
+            if weight != 0 { levelCoefficients[level, default: 0] += weight * coefficient }
+        }
+        // dummy = (leaving - leavingRow) / coefficient
+        let dummy = copy(of: leavingRow, times: -1 / leaving.coefficient)
+        dummy.insert(leaving.basic, 1 / leaving.coefficient)
+        let start = journal.spreadStart
+        for (basic, coefficient) in column where basic != leaving.basic {
+            guard let row = rowStorage[basic.index] else { continue }
+            changes.removeAll()
+            row.insert(dummy, coefficient, changes: &changes)
+            journal.spreadCell(row.serial, coefficient)
+            for gained in changes.gained { addEntry(basic, to: gained) }
+            for lost in changes.lost { columnCounts[lost.index] -= 1 }
+        }
+        journal.spread(dummy.serial, from: start)
+        for (level, coefficient) in levelCoefficients.sorted(by: { $0.key > $1.key })
+        where !nearZero(coefficient) {
+            objective.insert(dummy, coefficient, at: objective.index(of: level))
+        }
+        return true
+    }
+
+    /// kiwi's choice of the row a marker enters on (see ``markerLeavingRow(_:)``), given the
+    /// marker's column.
+    private func leavingRow(
+        amongDummyColumn column: [(basic: Symbol, coefficient: Double)]
+    ) -> (basic: Symbol, coefficient: Double)? {
+        var first: (entry: (basic: Symbol, coefficient: Double), ratio: Double)?
+        var second: (entry: (basic: Symbol, coefficient: Double), ratio: Double)?
+        var third: (basic: Symbol, coefficient: Double)?
+        for entry in column.sorted(by: { $0.basic < $1.basic }) {
+            guard let row = rowStorage[entry.basic.index] else { continue }
+            if entry.basic.kind == .external {
+                third = entry
+            } else if entry.coefficient < 0 {
+                let ratio = -row.constant / entry.coefficient
+                if first == nil || ratio < first?.ratio ?? 0 { first = (entry, ratio) }
+            } else {
+                let ratio = row.constant / entry.coefficient
+                if second == nil || ratio < second?.ratio ?? 0 { second = (entry, ratio) }
+            }
+        }
+        return first?.entry ?? second?.entry ?? third
     }
 }
