@@ -11,7 +11,8 @@
 ///
 /// A replay costs one step for each step taken since the equality was added, plus the work of
 /// the steps that touched rows depending on it. The journal is dropped when it grows far past
-/// the tableau's size; equalities added before that are removed by rebuilding the tableau.
+/// the tableau's size, and the rows are numbered again; equalities added before that are
+/// removed by rebuilding the tableau.
 struct RowJournal {
     /// Where a required equality's row starts in the journal.
     struct Entry {
@@ -75,13 +76,16 @@ struct RowJournal {
         steps.append(.spread(source: source, cells: start..<cells.count))
     }
 
-    /// Drops every step if the journal holds more than `limit` cells: replays would cost more
-    /// than the rebuild that then takes their place.
-    mutating func trim(toAtMost limit: Int) {
-        guard cells.count > limit else { return }
+    /// How much the journal holds: its steps and their cells.
+    var size: Int { steps.count + cells.count }
+
+    /// Forgets every step and every serial number: equalities added before can no longer be
+    /// replayed, and the tableau numbers its rows again from 0.
+    mutating func drop() {
         firstStep = position
         steps.removeAll()
         cells.removeAll()
+        rowCount = 0
     }
 
     /// The coefficient the dummy of the equality at `entry` would have in each row now, by

@@ -40,6 +40,8 @@ final class Tableau {
     /// Each error symbol's weight in the objective and its level, by symbol id (weight 0 for
     /// other symbols): the objective is the sum of weight × symbol.
     private var errorWeights: [(weight: Double, level: Double)] = [(0, 0)]
+    /// Each symbol's kind, by symbol id.
+    private var symbolKinds: [Symbol.Kind] = [.invalid]
     let objective = Objective()
     /// The phase-one objective while a row is added through an artificial variable.
     private var artificial: Objective?
@@ -57,6 +59,7 @@ final class Tableau {
         columnCounts.append(0)
         visitMarks.append(0)
         errorWeights.append((0, 0))
+        symbolKinds.append(kind)
         return Symbol(id: nextID, kind: kind)
     }
 
@@ -183,12 +186,21 @@ final class Tableau {
         return copy
     }
 
-    /// For tests: forgets the journal, as it is forgotten when it grows too long.
-    func dropJournal() { journal.trim(toAtMost: -1) }
-
-    /// Drops the journal when replaying it would cost more than a rebuild.
+    /// Drops the journal when replaying it would cost more than a rebuild, and numbers the
+    /// rows again, so that neither grows with the solver's age.
     private func trimJournal() {
-        journal.trim(toAtMost: max(1 << 18, 32 * rowCount))
+        if journal.size > max(1 << 18, 32 * rowCount) { dropJournal() }
+    }
+
+    /// Forgets the journal and gives the rows in the tableau new serial numbers from 0.
+    func dropJournal() {
+        journal.drop()
+        basicBySerial.removeAll(keepingCapacity: true)
+        for (id, row) in rowStorage.enumerated() {
+            guard let row else { continue }
+            row.serial = journal.makeSerial()
+            basicBySerial.append(Symbol(id: UInt32(id), kind: symbolKinds[id]))
+        }
     }
 
     // MARK: The objective
