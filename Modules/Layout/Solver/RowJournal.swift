@@ -82,7 +82,9 @@ struct RowJournal {
     /// Forgets every step and every serial number: equalities added before can no longer be
     /// replayed, and the tableau numbers its rows again from 0.
     mutating func drop() {
-        firstStep = position
+        // One past the last step, so that an entry made just before, with no step after it,
+        // is not taken for one made after.
+        firstStep = position + 1
         steps.removeAll()
         cells.removeAll()
         rowCount = 0
