@@ -1,11 +1,11 @@
 /// A view that translates its frame into constraints, as the solver holds it.
 ///
-/// Auto Layout turns such a frame into four required equalities. Ribcage's solver keeps no
-/// marker for a required equality (see ``Solver``), so changing one means a rebuild of the whole
-/// tableau: a table cell moved by a scroll, or every cell widened by a resize, would cost a
-/// full solve. Here the offset from the superview and the size are edit variables instead, tied
-/// to the view by two required links that never change, and a new frame is four
-/// ``Solver/suggestValue(_:_:)`` calls that the dual simplex repairs in place.
+/// Auto Layout turns such a frame into four required equalities, and changing one means
+/// removing it and adding its replacement: a table cell moved by a scroll, or every cell widened
+/// by a resize, would cost two tableau updates per equality. Here the offset from the
+/// superview and the size are edit variables instead, tied to the view by two required links
+/// that never change, and a new frame is four ``Solver/suggestValue(_:_:)`` calls that the dual
+/// simplex repairs in place.
 ///
 /// The edits are as strong as the root's frame (``View/rootFrameStrength``): above every
 /// optional priority, so only required constraints can move the view. When they do, the engine

@@ -305,7 +305,7 @@ final class LayoutEngine {
             replaced += placement.links
             placements[key] = nil
         }
-        // In one call: removed one by one, each required equality would rebuild the tableau.
+        // In one call, so that a solver failure rebuilds the tableau once for all of them.
         do {
             // After a solver failure some may be gone already; the rest must still go.
             try solver.remove(
