@@ -27,7 +27,7 @@
 ///   (every `top == previous.bottom` carries every dummy before it), which makes layouts
 ///   quadratic. The tableau keeps a journal of how its rows were combined instead, and
 ///   removing a required equality replays it from the equality's row to find the column its
-///   dummy would have had, then takes it out as kiwi takes out a dummy (see ``RowJournal``).
+///   dummy would have had, then takes it out as kiwi takes out a dummy (see `RowJournal`).
 /// - Where any symbol would do (the subject of a new row, the entering symbol of the artificial
 ///   phase, ties in the dual simplex), the one in the fewest rows is taken, not the lowest id:
 ///   the root's edit errors are in every row of a screen, so picking them touched the whole
@@ -122,7 +122,7 @@ public final class Solver {
 
     /// Removes `constraints` and stops `editVariables` being editable. Each is taken out of the
     /// tableau in place, touching only the rows that depend on it: by its marker symbol, or for
-    /// a required equality by the tableau's journal (see ``RowJournal``). The tableau is
+    /// a required equality by the tableau's journal (see `RowJournal`). The tableau is
     /// rebuilt, once for all of them, only if the journal no longer reaches back to a removed
     /// equality or rounding breaks the tableau.
     ///
