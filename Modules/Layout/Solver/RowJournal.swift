@@ -26,9 +26,9 @@ struct RowJournal {
     }
 
     private enum Step {
-        /// A new row, made of `coefficient · source` over the cells (the basic rows of the
-        /// symbols in its constraint, or the row it copies).
-        case make(row: Int32, cells: Range<Int>)
+        /// A new row, made of `factor · coefficient · source` over the cells (the basic rows
+        /// of the symbols in its constraint, or the row it copies).
+        case make(row: Int32, factor: Double, cells: Range<Int>)
         /// A row multiplied by `factor` (solved for a symbol, or negated).
         case scale(row: Int32, factor: Double)
         /// `source` added `coefficient` times to each row of the cells (a substitution).
@@ -51,27 +51,27 @@ struct RowJournal {
         return rowCount
     }
 
-    /// Notes that `row` was made as the sum of `coefficient · source` over `sources`.
-    mutating func make(_ row: Int32, from sources: some Sequence<(row: Int32, coefficient: Double)>) {
-        let start = cells.count
-        cells.append(contentsOf: sources)
-        steps.append(.make(row: row, cells: start..<cells.count))
+    /// Where the cells of the next step start.
+    var cellCount: Int { cells.count }
+
+    /// Adds a cell to the next step: a source row and its coefficient, or a target row and the
+    /// coefficient the source is added with.
+    mutating func appendCell(_ row: Int32, _ coefficient: Double) {
+        cells.append((row, coefficient))
+    }
+
+    /// Notes that `row` was made as `factor` times the sum of the cells since `start`.
+    mutating func make(_ row: Int32, factor: Double, cellsFrom start: Int) {
+        steps.append(.make(row: row, factor: factor, cells: start..<cells.count))
     }
 
     mutating func scale(_ row: Int32, by factor: Double) {
         steps.append(.scale(row: row, factor: factor))
     }
 
-    /// Where the cells of the next ``spread(_:from:)`` start.
-    var spreadStart: Int { cells.count }
-
-    /// Notes that row `target` had `coefficient` times the next spread's source added.
-    mutating func spreadCell(_ target: Int32, _ coefficient: Double) {
-        cells.append((target, coefficient))
-    }
-
-    /// Closes a substitution of `source` into the rows noted since `start`.
-    mutating func spread(_ source: Int32, from start: Int) {
+    /// Notes that `source` was added to the rows of the cells since `start`, each times its
+    /// coefficient (a substitution).
+    mutating func spread(_ source: Int32, cellsFrom start: Int) {
         guard start < cells.count else { return }
         steps.append(.spread(source: source, cells: start..<cells.count))
     }
@@ -98,10 +98,10 @@ struct RowJournal {
         column[Int(entry.row)] = entry.seed
         for step in steps[(entry.step - firstStep)...] {
             switch step {
-            case .make(let row, let range):
+            case .make(let row, let factor, let range):
                 var sum = 0.0
                 for cell in cells[range] { sum += cell.coefficient * column[Int(cell.row)] }
-                column[Int(row)] = sum
+                column[Int(row)] = factor * sum
             case .scale(let row, let factor):
                 column[Int(row)] *= factor
             case .spread(let source, let range):

@@ -317,12 +317,12 @@ public final class Solver {
     private func makeRow(for constraint: Constraint) -> (Row, ConstraintTag) {
         let expression = constraint.expression
         let row = Row(constant: expression.constant - (editValue(of: constraint) ?? 0))
-        var sources: [(row: Row, coefficient: Double)] = []
+        let sources = tableau.beginNewRow()
         for term in expression.terms where !nearZero(term.coefficient) {
             let symbol = symbol(for: term.variable)
             if let basic = tableau.row(of: symbol) {
                 row.insert(basic, term.coefficient)
-                sources.append((basic, term.coefficient))
+                tableau.noteSource(basic, term.coefficient)
             } else {
                 row.insert(symbol, term.coefficient)
             }
@@ -359,7 +359,7 @@ public final class Solver {
         }
         let sign: Double = row.constant < 0 ? -1 : 1
         if sign < 0 { row.reverseSign() }
-        tableau.noteNewRow(row, madeOf: sources, factor: sign)
+        tableau.noteNewRow(row, sourcesFrom: sources, factor: sign)
         if strength.isRequired && constraint.relation == .equal {
             tag.equality = tableau.journalEntry(for: row, seed: sign)
         }

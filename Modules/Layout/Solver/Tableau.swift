@@ -18,16 +18,8 @@ struct ConstraintTag {
 final class Tableau {
     /// Each symbol's row if it is basic, by symbol id.
     private var rowStorage: [Row?] = [nil]
-    /// For each symbol, the basic symbols whose rows contain it, by symbol id: pivots and
-    /// substitutions visit those rows only, never the whole tableau. Entries are not removed
-    /// when a row loses the symbol, only skipped and dropped when the column is next read
-    /// (see ``rowsContaining(_:)``), which keeps a substitution free of searches.
-    private var columnEntries: [[Symbol]] = [[]]
-    /// How many rows contain each symbol, exactly, by symbol id.
-    private var columnCounts: [Int32] = [0]
-    /// Marks of the rows already visited while reading a column, by symbol id.
-    private var visitMarks: [UInt32] = [0]
-    private var visitMark: UInt32 = 0
+    /// For each symbol, the rows that contain it.
+    private var columns = ColumnIndex()
     /// A buffer for the symbols rows gain and lose in a substitution.
     private var changes = MembershipChanges()
     /// How rows were combined, to remove required equalities in place.
@@ -55,9 +47,7 @@ final class Tableau {
     func makeSymbol(_ kind: Symbol.Kind) -> Symbol {
         defer { nextID += 1 }
         rowStorage.append(nil)
-        columnEntries.append([])
-        columnCounts.append(0)
-        visitMarks.append(0)
+        columns.appendSymbol()
         errorWeights.append((0, 0))
         symbolKinds.append(kind)
         return Symbol(id: nextID, kind: kind)
@@ -71,29 +61,10 @@ final class Tableau {
     func value(of symbol: Symbol) -> Double { rowStorage[symbol.index]?.constant ?? 0 }
 
     /// How many rows contain `symbol`.
-    func columnCount(of symbol: Symbol) -> Int { Int(columnCounts[symbol.index]) }
+    func columnCount(of symbol: Symbol) -> Int { columns.count(of: symbol) }
 
-    /// The basic symbols whose rows contain `symbol`, each once. Drops the column's stale
-    /// entries on the way, so reading a column costs what was added to it since it was last
-    /// read.
-    func rowsContaining(_ symbol: Symbol) -> [Symbol] {
-        let column = symbol.index
-        guard !columnEntries[column].isEmpty else { return [] }
-        visitMark &+= 1
-        if visitMark == 0 {
-            for index in visitMarks.indices { visitMarks[index] = 0 }
-            visitMark = 1
-        }
-        var kept: [Symbol] = []
-        kept.reserveCapacity(Int(columnCounts[column]))
-        for basic in columnEntries[column] where visitMarks[basic.index] != visitMark {
-            guard let row = rowStorage[basic.index], row.contains(symbol) else { continue }
-            visitMarks[basic.index] = visitMark
-            kept.append(basic)
-        }
-        columnEntries[column] = kept
-        return kept
-    }
+    /// The basic symbols whose rows contain `symbol`, each once.
+    func rowsContaining(_ symbol: Symbol) -> [Symbol] { columns.rows(containing: symbol, in: rowStorage) }
 
     // MARK: Rows
 
@@ -102,17 +73,7 @@ final class Tableau {
         rowStorage[basic.index] = row
         basicBySerial[Int(row.serial)] = basic
         rowCount += 1
-        for symbol in row.symbols { addEntry(basic, to: symbol) }
-    }
-
-    /// Notes that `basic`'s row now contains `symbol`. A column that rows keep leaving and
-    /// joining without being read is compacted once it is mostly stale, so it stays in
-    /// proportion to the rows it indexes.
-    private func addEntry(_ basic: Symbol, to symbol: Symbol) {
-        let column = symbol.index
-        columnEntries[column].append(basic)
-        columnCounts[column] += 1
-        if columnEntries[column].count > 2 * Int(columnCounts[column]) + 32 { _ = rowsContaining(symbol) }
+        for symbol in row.symbols { columns.add(basic, to: symbol, rows: rowStorage) }
     }
 
     /// Takes the row of `basic` out of the tableau and the index.
@@ -122,24 +83,22 @@ final class Tableau {
         rowStorage[basic.index] = nil
         basicBySerial[Int(row.serial)] = .invalid
         rowCount -= 1
-        for symbol in row.symbols { columnCounts[symbol.index] -= 1 }
+        for symbol in row.symbols { columns.remove(from: symbol) }
         return row
     }
 
     /// Replaces `symbol` by `row` in every row that has it and in the objectives.
     func substitute(_ symbol: Symbol, with row: Row) {
-        let start = journal.spreadStart
+        let start = journal.cellCount
         for basic in rowsContaining(symbol) {
             guard let other = rowStorage[basic.index] else { continue }
             changes.removeAll()
-            journal.spreadCell(other.serial, other.substitute(symbol, with: row, changes: &changes))
-            for gained in changes.gained { addEntry(basic, to: gained) }
-            for lost in changes.lost { columnCounts[lost.index] -= 1 }
+            journal.appendCell(other.serial, other.substitute(symbol, with: row, changes: &changes))
+            columns.apply(changes, to: basic, rows: rowStorage)
             if basic.kind != .external && other.constant < 0 { infeasibleRows.append(basic) }
         }
-        journal.spread(row.serial, from: start)
-        columnEntries[symbol.index].removeAll()
-        columnCounts[symbol.index] = 0
+        journal.spread(row.serial, cellsFrom: start)
+        columns.clear(symbol)
         objective.substitute(symbol, with: row)
         artificial?.substitute(symbol, with: row)
     }
@@ -164,12 +123,21 @@ final class Tableau {
 
     // MARK: The journal
 
-    /// Gives a new constraint's `row` its serial number and notes that it was made of
-    /// `sources`, the basic rows substituted into it, each times its coefficient and `factor`.
-    func noteNewRow(_ row: Row, madeOf sources: [(row: Row, coefficient: Double)], factor: Double) {
+    /// Where the sources of a new row start in the journal: note each basic row substituted
+    /// into it with ``noteSource(_:_:)``, then the row with ``noteNewRow(_:sourcesFrom:factor:)``.
+    func beginNewRow() -> Int { journal.cellCount }
+
+    /// Notes that `coefficient` times the basic row `source` went into the new row.
+    func noteSource(_ source: Row, _ coefficient: Double) {
+        journal.appendCell(source.serial, coefficient)
+    }
+
+    /// Gives a new `row` its serial number and notes that it is `factor` times the sources
+    /// noted since `start`.
+    func noteNewRow(_ row: Row, sourcesFrom start: Int, factor: Double) {
         row.serial = journal.makeSerial()
         basicBySerial.append(.invalid)
-        journal.make(row.serial, from: sources.lazy.map { ($0.row.serial, $0.coefficient * factor) })
+        journal.make(row.serial, factor: factor, cellsFrom: start)
     }
 
     /// Where a required equality whose new row `row` is, with `seed` the coefficient its
@@ -182,7 +150,9 @@ final class Tableau {
     private func copy(of row: Row, times factor: Double = 1) -> Row {
         let copy = Row(copying: row)
         if factor != 1 { copy.multiply(by: factor) }
-        noteNewRow(copy, madeOf: [(row, 1)], factor: factor)
+        let start = beginNewRow()
+        noteSource(row, 1)
+        noteNewRow(copy, sourcesFrom: start, factor: factor)
         return copy
     }
 
@@ -268,8 +238,7 @@ final class Tableau {
             setRow(entering, artRow)
         }
         for basic in rowsContaining(art) { rowStorage[basic.index]?.remove(art) }
-        columnEntries[art.index].removeAll()
-        columnCounts[art.index] = 0
+        columns.clear(art)
         objective.remove(art)
         return success ? .added : .unsatisfiable
     }
@@ -425,16 +394,15 @@ final class Tableau {
         // dummy = (leaving - leavingRow) / coefficient
         let dummy = copy(of: leavingRow, times: -1 / leaving.coefficient)
         dummy.insert(leaving.basic, 1 / leaving.coefficient)
-        let start = journal.spreadStart
+        let start = journal.cellCount
         for (basic, coefficient) in column where basic != leaving.basic {
             guard let row = rowStorage[basic.index] else { continue }
             changes.removeAll()
             row.insert(dummy, coefficient, changes: &changes)
-            journal.spreadCell(row.serial, coefficient)
-            for gained in changes.gained { addEntry(basic, to: gained) }
-            for lost in changes.lost { columnCounts[lost.index] -= 1 }
+            journal.appendCell(row.serial, coefficient)
+            columns.apply(changes, to: basic, rows: rowStorage)
         }
-        journal.spread(dummy.serial, from: start)
+        journal.spread(dummy.serial, cellsFrom: start)
         for (level, coefficient) in levelCoefficients.sorted(by: { $0.key > $1.key })
         where !nearZero(coefficient) {
             objective.insert(dummy, coefficient, at: objective.index(of: level))
