@@ -35,7 +35,13 @@ let modules: [Module] = [
     .systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
     .module(
         "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"],
-        testDependencies: ["HTTPTestServer", .log]),
+        testDependencies: ["HTTPTestServer", .log, "NetworkProviderAsyncHTTPClient"]),
+    .module(
+        "NetworkProviderAsyncHTTPClient", layer: .core,
+        dependencies: [
+            "NetworkProvider", .asyncHTTPClient, .nioCore, .nioPosix, .nioHTTP1, .nioHTTPCompression,
+        ],
+        tests: false),
     .module("Domain", layer: .domain, testDependencies: ["DomainTesting"]),
     .module("DomainTesting", layer: .domain, dependencies: ["Domain"], tests: false),
     .module(
@@ -86,7 +92,7 @@ let modules: [Module] = [
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
             "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data", .subprocess,
-            .systemPackage,
+            .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore, .histogram,
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]
@@ -99,6 +105,10 @@ let externalPackages: [Package.Dependency] = [
     .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
 ]
 
 extension Target.Dependency {
@@ -109,6 +119,14 @@ extension Target.Dependency {
     static let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
     static let swiftSyntax = Target.Dependency.product(name: "SwiftSyntax", package: "swift-syntax")
     static let swiftParser = Target.Dependency.product(name: "SwiftParser", package: "swift-syntax")
+    static let asyncHTTPClient = Target.Dependency.product(
+        name: "AsyncHTTPClient", package: "async-http-client")
+    static let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+    static let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+    static let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+    static let nioHTTPCompression = Target.Dependency.product(
+        name: "NIOHTTPCompression", package: "swift-nio-extras")
+    static let histogram = Target.Dependency.product(name: "Histogram", package: "hdrhistogram-swift")
 }
 
 // MARK: - How a table row becomes targets

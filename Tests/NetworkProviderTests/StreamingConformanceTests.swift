@@ -147,13 +147,15 @@ struct StreamingConformanceTests {
         #expect(server.abandonedReplies == 1, "the transfer went on", sourceLocation: sourceLocation)
     }
 
-    @Test("a slow reader holds the server back instead of the body piling up in memory")
-    func backpressure() async throws {
-        // FoundationNetworking cannot pause a transfer, so this holds for CurlTransport only.
+    @Test(
+        "a slow reader holds the server back instead of the body piling up in memory",
+        // FoundationNetworking cannot pause a transfer, so this holds for the other transports.
+        arguments: [TransportKind.curl, .asyncHTTPClient])
+    func backpressure(kind: TransportKind) async throws {
         let body = Data(count: 64 * 1_024 * 1_024)
         let server = try HTTPTestServer { _ in HTTPTestReply(status: 200, body: body) }
         defer { server.stop() }
-        let response = try await NetworkProvider<TestTarget>(transport: CurlTransport.shared).bytes(
+        let response = try await NetworkProvider<TestTarget>(transport: kind.transport).bytes(
             TestTarget(server, "huge"))
         var iterator = response.makeAsyncIterator()
         var received = try await iterator.next()?.count ?? 0

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import NetworkProvider
+import NetworkProviderAsyncHTTPClient
 import Synchronization
 import Testing
 
@@ -47,11 +48,13 @@ struct TestTarget: TargetType, AccessTokenAuthorizable {
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
     case curl
+    case asyncHTTPClient
 
     var transport: any Transport {
         switch self {
         case .urlSession: URLSessionTransport.shared
         case .curl: CurlTransport.shared
+        case .asyncHTTPClient: AsyncHTTPClientTransport.shared
         }
     }
 
@@ -61,6 +64,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .urlSession: Limited.urlSession
         case .curl: Limited.curl
+        case .asyncHTTPClient: Limited.asyncHTTPClient
         }
     }
 
@@ -72,6 +76,7 @@ enum Limited {
     static let size = 1_000_000
     static let urlSession = URLSessionTransport(maximumResponseSize: size)
     static let curl = CurlTransport(maximumResponseSize: size)
+    static let asyncHTTPClient = AsyncHTTPClientTransport(maximumResponseSize: size)
 }
 
 /// Counts calls from any thread.

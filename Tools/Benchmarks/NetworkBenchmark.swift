@@ -1,19 +1,24 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
 import HTTPTestServer
+import NIOCore
 import NetworkProvider
+import NetworkProviderAsyncHTTPClient
+import RibcageTool
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// `bench network`: requests per second against a loopback server, for raw URLSession, the
-/// provider over each transport, and the curl command line, all in the same run.
+/// `bench network`: requests per second and latency percentiles against a loopback server, for
+/// raw URLSession, raw AsyncHTTPClient, each transport raw and under the provider, and the curl
+/// command line, all in the same run.
 struct NetworkBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "network",
         abstract:
-            "Requests/s, sequential and 16-way concurrent: URLSession, the provider over both transports, curl(1)."
+            "Requests/s and p50/p99 latency, sequential and 16-way: URLSession, AsyncHTTPClient, the provider over each transport, curl(1)."
     )
 
     @Option(help: "Requests per peer and repetition.")
@@ -22,8 +27,11 @@ struct NetworkBenchmark: AsyncParsableCommand {
     @Option(help: "Concurrent requests in the concurrent measurements.")
     var concurrency = 16
 
-    @Option(help: "Repetitions; the median is reported.")
+    @Option(help: "Repetitions; the median throughput is reported, latencies over all of them.")
     var repetitions = 3
+
+    @Option(help: "Measure only the peers whose names contain this text (for profiling one of them).")
+    var only: String?
 
     struct Ping: TargetType {
         var baseURL: URL
@@ -48,122 +56,157 @@ struct NetworkBenchmark: AsyncParsableCommand {
         }
         defer { server.stop() }
         let url = server.url("/api/ping")
-        let target = Ping(baseURL: server.url("/api"))
-        // A plain session, as a program that uses URLSession directly has.
-        let session = URLSession(configuration: .default)
-        let overURLSession = NetworkProvider<Ping>(transport: URLSessionTransport.shared, retryPolicy: .never)
-        let overCurl = NetworkProvider<Ping>(transport: CurlTransport.shared, retryPolicy: .never)
-        let rawCurl = CurlTransport.shared
-        let request = URLRequest(url: url)
-        let count = requests
-        let width = concurrency
+        let peers = try Peers(url: url, target: Ping(baseURL: server.url("/api")))
 
-        print("Network benchmark: \(count) requests per run against 127.0.0.1, median of \(repetitions)\n")
-        let peers: [(String, @Sendable () async throws -> Void)] = [
-            ("raw URLSession", { _ = try await session.data(for: request) }),
-            ("raw URLSessionTransport", { _ = try await URLSessionTransport.shared.send(request) }),
-            ("provider over URLSessionTransport", { _ = try await overURLSession.request(target) }),
-            ("raw CurlTransport", { _ = try await rawCurl.send(request) }),
-            ("provider over CurlTransport", { _ = try await overCurl.request(target) }),
-        ]
+        print(
+            "Network benchmark: \(requests) requests per peer and run against 127.0.0.1, \(repetitions) runs\n"
+        )
+        let measured = peers.all.filter { name, _ in only.map { name.contains($0) } ?? true }
+        let results = try await NetworkMeasurement(
+            peers: measured, requests: requests, concurrency: concurrency, repetitions: repetitions
+        ).run()
+        try await peers.shutdown()
+        let curlCLI =
+            only == nil ? try await measureCurlCommandLine(url: url) : (sequential: 0, concurrent: 0)
 
-        // Peers take turns in small batches, and each peer's time is the sum over its batches:
-        // this machine's speed drifts by ±15% over seconds, far more than the differences
-        // measured here, and interleaving cancels the drift out.
-        for (_, call) in peers { for _ in 0..<20 { try await call() } }  // warm up connections
-        let sequentialBatch = 50
-        let concurrentBatch = width * 25
-        var samples: [String: (sequential: [Double], concurrent: [Double])] = [:]
-        let clock = ContinuousClock()
-        for _ in 0..<repetitions {
-            var sequential: [String: Duration] = [:]
-            var concurrent: [String: Duration] = [:]
-            for _ in 0..<max(1, count / sequentialBatch) {
-                for (name, call) in peers {
-                    let start = clock.now
-                    for _ in 0..<sequentialBatch { try await call() }
-                    sequential[name, default: .zero] += clock.now - start
-                }
-            }
-            for _ in 0..<max(1, count / concurrentBatch) {
-                for (name, call) in peers {
-                    let start = clock.now
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for _ in 0..<width {
-                            group.addTask { for _ in 0..<(concurrentBatch / width) { try await call() } }
-                        }
-                        try await group.waitForAll()
-                    }
-                    concurrent[name, default: .zero] += clock.now - start
-                }
-            }
-            let sequentialCount = Double(max(1, count / sequentialBatch) * sequentialBatch)
-            let concurrentCount = Double(max(1, count / concurrentBatch) * concurrentBatch)
-            for (name, _) in peers {
-                samples[name, default: ([], [])].sequential.append(
-                    sequentialCount / Measurement.seconds(sequential[name, default: .zero]))
-                samples[name, default: ([], [])].concurrent.append(
-                    concurrentCount / Measurement.seconds(concurrent[name, default: .zero]))
-            }
-        }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-        var results = samples.mapValues {
-            (sequential: median($0.sequential), concurrent: median($0.concurrent))
-        }
-        let curlCLI = try measureCurlCommandLine(url: url, count: count, width: width)
-        results["curl(1), one process, keep-alive"] = curlCLI
-
-        print("                                      sequential req/s   \(width)-way req/s")
-        for name in peers.map(\.0) + ["curl(1), one process, keep-alive"] {
+        let header =
+            "peer".padding(toLength: 36, withPad: " ", startingAt: 0)
+            + "sequential req/s   p50 µs   p99 µs   \(concurrency)-way req/s   p50 µs   p99 µs"
+        print(header)
+        for (name, _) in peers.all {
             guard let result = results[name] else { continue }
-            let label = name.padding(toLength: 38, withPad: " ", startingAt: 0)
-            let sequential = Measurement.grouped(result.sequential).padding(
-                toLength: 19, withPad: " ", startingAt: 0)
-            print("\(label)\(sequential)\(Measurement.grouped(result.concurrent))")
+            print(row(name, result))
         }
-        func ratio(_ a: String, _ b: String) -> String {
+        print(
+            "curl(1), one process, keep-alive".padding(toLength: 36, withPad: " ", startingAt: 0)
+                + Measurement.grouped(curlCLI.sequential).leftPadded(16) + "        —        —"
+                + Measurement.grouped(curlCLI.concurrent).leftPadded(16) + "        —        —")
+
+        func ratio(_ a: String, _ b: String, goal: String) -> String {
             guard let x = results[a], let y = results[b] else { return "?" }
-            return
-                "\(Measurement.ratio(x.sequential / y.sequential)) sequential, \(Measurement.ratio(x.concurrent / y.concurrent)) \(width)-way"
+            let sequential = Measurement.ratio(x.sequential.throughput / y.sequential.throughput)
+            let concurrent = Measurement.ratio(x.concurrent.throughput / y.concurrent.throughput)
+            return "\(sequential) sequential, \(concurrent) \(concurrency)-way  (goal \(goal))"
         }
         print("\nRatios (throughput):")
-        print(
-            "  provider/URLSessionTransport ÷ raw URLSessionTransport: \(ratio("provider over URLSessionTransport", "raw URLSessionTransport"))"
-        )
-        print(
-            "  raw URLSessionTransport ÷ raw URLSession:        \(ratio("raw URLSessionTransport", "raw URLSession"))"
-        )
-        print(
-            "  provider/CurlTransport ÷ raw CurlTransport:     \(ratio("provider over CurlTransport", "raw CurlTransport"))"
-        )
-        print(
-            "  provider/CurlTransport ÷ raw URLSession:        \(ratio("provider over CurlTransport", "raw URLSession"))"
-        )
-        print(
-            "  provider/CurlTransport ÷ curl(1):               \(ratio("provider over CurlTransport", "curl(1), one process, keep-alive"))"
-        )
+        let lines = [
+            (
+                "provider/CurlTransport ÷ raw CurlTransport",
+                ratio(Peers.providerCurl, Peers.rawCurl, goal: "≥ 0.95×")
+            ),
+            (
+                "provider/CurlTransport ÷ raw AsyncHTTPClient",
+                ratio(Peers.providerCurl, Peers.rawAHC, goal: "≥ 1.0×")
+            ),
+            (
+                "provider/CurlTransport ÷ raw URLSession",
+                ratio(Peers.providerCurl, Peers.rawURLSession, goal: "≥ 2×")
+            ),
+            (
+                "provider/URLSessionTransport ÷ raw URLSessionTransport",
+                ratio(Peers.providerURLSession, Peers.rawURLSessionTransport, goal: "≥ 0.95×")
+            ),
+            (
+                "provider/AsyncHTTPClientTransport ÷ raw AsyncHTTPClientTransport",
+                ratio(Peers.providerAHC, Peers.rawAHCTransport, goal: "≥ 0.95×")
+            ),
+            (
+                "raw AsyncHTTPClientTransport ÷ raw AsyncHTTPClient",
+                ratio(Peers.rawAHCTransport, Peers.rawAHC, goal: "—")
+            ),
+        ]
+        for (label, value) in lines {
+            print("  " + label.padding(toLength: 66, withPad: " ", startingAt: 0) + value)
+        }
     }
 
-    /// curl(1) fetching the URL `count` times in one process: sequentially, then `--parallel`.
-    private func measureCurlCommandLine(url: URL, count: Int, width: Int) throws -> (Double, Double) {
+    private func row(_ name: String, _ result: NetworkMeasurement.Result) -> String {
+        func micros(_ nanoseconds: UInt64) -> String { Measurement.grouped(Double(nanoseconds) / 1_000) }
+        return name.padding(toLength: 36, withPad: " ", startingAt: 0)
+            + Measurement.grouped(result.sequential.throughput).leftPadded(16)
+            + micros(result.sequential.latency.valueAtPercentile(50)).leftPadded(9)
+            + micros(result.sequential.latency.valueAtPercentile(99)).leftPadded(9)
+            + Measurement.grouped(result.concurrent.throughput).leftPadded(16)
+            + micros(result.concurrent.latency.valueAtPercentile(50)).leftPadded(9)
+            + micros(result.concurrent.latency.valueAtPercentile(99)).leftPadded(9)
+    }
+
+    /// curl(1) fetching the URL `requests` times in one process: sequentially, then `--parallel`.
+    private func measureCurlCommandLine(url: URL) async throws -> (sequential: Double, concurrent: Double) {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bench-curl-\(UUID().uuidString).cfg")
         defer { try? FileManager.default.removeItem(at: config) }
-        let lines = (0..<count).map { _ in "url = \"\(url.absoluteString)\"\noutput = \"/dev/null\"" }
+        let lines = (0..<requests).map { _ in "url = \"\(url.absoluteString)\"\noutput = \"/dev/null\"" }
         try Data(lines.joined(separator: "\n").utf8).write(to: config)
-        func run(_ extra: [String]) throws -> Double {
-            try Measurement.median(repetitions: repetitions) {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments =
-                    ["curl", "--silent", "--no-progress-meter", "--fail", "-K", config.path] + extra
-                try process.run()
-                process.waitUntilExit()
-                guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
+        func run(_ extra: [String]) async throws -> Double {
+            try await Measurement.median(repetitions: repetitions) {
+                let result = try await Shell.run(
+                    "curl", ["--silent", "--no-progress-meter", "--fail", "-K", config.path] + extra)
+                guard result.succeeded else { throw ExitCode(result.status) }
             }
         }
-        let sequential = try run([])
-        let parallel = try run(["--parallel", "--parallel-max", String(width)])
-        return (Double(count) / sequential, Double(count) / parallel)
+        let sequential = try await run([])
+        let parallel = try await run(["--parallel", "--parallel-max", String(concurrency)])
+        return (Double(requests) / sequential, Double(requests) / parallel)
+    }
+}
+
+/// The clients measured, each with one request to send.
+private struct Peers {
+    static let rawURLSession = "raw URLSession"
+    static let rawURLSessionTransport = "raw URLSessionTransport"
+    static let providerURLSession = "provider over URLSessionTransport"
+    static let rawAHC = "raw AsyncHTTPClient"
+    static let rawAHCTransport = "raw AsyncHTTPClientTransport"
+    static let providerAHC = "provider over AsyncHTTPClientTransport"
+    static let rawCurl = "raw CurlTransport"
+    static let providerCurl = "provider over CurlTransport"
+
+    let all: [(String, @Sendable () async throws -> Void)]
+    private let client: HTTPClient
+
+    init(url: URL, target: NetworkBenchmark.Ping) throws {
+        // A plain session and a plain client, as a program that uses them directly has; the
+        // client gets as many connections per host as CurlTransport.
+        let session = URLSession(configuration: .default)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16
+        let client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.client = client
+        let request = URLRequest(url: url)
+        let clientRequest = HTTPClientRequest(url: url.absoluteString)
+        let overURLSession = NetworkProvider<NetworkBenchmark.Ping>(
+            transport: URLSessionTransport.shared, retryPolicy: .never)
+        let overAHC = NetworkProvider<NetworkBenchmark.Ping>(
+            transport: AsyncHTTPClientTransport.shared, retryPolicy: .never)
+        let overCurl = NetworkProvider<NetworkBenchmark.Ping>(
+            transport: CurlTransport.shared, retryPolicy: .never)
+        all = [
+            (Self.rawURLSession, { @Sendable in _ = try await session.data(for: request) }),
+            (
+                Self.rawURLSessionTransport,
+                { @Sendable in _ = try await URLSessionTransport.shared.send(request) }
+            ),
+            (Self.providerURLSession, { @Sendable in _ = try await overURLSession.request(target) }),
+            (
+                Self.rawAHC,
+                { @Sendable in
+                    let response = try await client.execute(clientRequest, timeout: .seconds(60))
+                    _ = try await response.body.collect(upTo: 1 << 20)
+                }
+            ),
+            (
+                Self.rawAHCTransport,
+                { @Sendable in _ = try await AsyncHTTPClientTransport.shared.send(request) }
+            ),
+            (Self.providerAHC, { @Sendable in _ = try await overAHC.request(target) }),
+            (Self.rawCurl, { @Sendable in _ = try await CurlTransport.shared.send(request) }),
+            (Self.providerCurl, { @Sendable in _ = try await overCurl.request(target) }),
+        ]
+    }
+
+    func shutdown() async throws {
+        try await client.shutdown()
     }
 }
