@@ -39,7 +39,7 @@ let modules: [Module] = [
     .module(
         "NetworkProviderAsyncHTTPClient", layer: .core,
         dependencies: [
-            "NetworkProvider", .asyncHTTPClient, .nioCore, .nioPosix, .nioHTTP1, .nioHTTPCompression,
+            "NetworkProvider", .log, .asyncHTTPClient, .nioCore, .nioPosix, .nioHTTP1, .nioHTTPCompression,
         ],
         tests: false),
     .module("Domain", layer: .domain, testDependencies: ["DomainTesting"]),
