@@ -74,6 +74,45 @@ struct CancellationConformanceTests {
             "median wait after a cancel \(median); slowest \(waits.suffix(3).map(\.description))")
     }
 
+    @Test(
+        "8,000 requests cancelled around a redirect's arrival end cancelled or with the 3xx",
+        arguments: TransportKind.allCases)
+    func cancellationAtRedirect(kind: TransportKind) async throws {
+        // FoundationNetworking stops the process when a task is cancelled while its delegate is
+        // being asked about a redirect; the transport must keep the two apart. The server
+        // answers 302 at once and each request is cancelled 0 to 400 µs after it starts, so
+        // cancels land before, during and after the redirect is handed over.
+        let server = try HTTPTestServer { _ in .redirect(to: "/api/elsewhere", status: 302) }
+        defer { server.stop() }
+        let request = URLRequest(url: server.url("/api/moved"))
+        let transport = kind.transport
+        let clock = ContinuousClock()
+        var outcomes: [String: Int] = [:]
+        for round in 0..<1_000 {
+            let results = await withTaskGroup(of: String.self) { group in
+                for lane in 0..<8 {
+                    group.addTask {
+                        let sending = Task { try await transport.send(request) }
+                        let cancelAt = clock.now + .nanoseconds((round * 8 + lane) * 7_919 % 400_000)
+                        while clock.now < cancelAt {}
+                        sending.cancel()
+                        return switch await sending.result {
+                        case .failure(NetworkError.cancelled): "cancelled"
+                        case .success(let response): "HTTP \(response.statusCode)"
+                        case .failure(let error): "\(error)"
+                        }
+                    }
+                }
+                var results: [String] = []
+                for await result in group { results.append(result) }
+                return results
+            }
+            for outcome in results { outcomes[outcome, default: 0] += 1 }
+        }
+        #expect(Set(outcomes.keys).isSubset(of: ["cancelled", "HTTP 302"]), "\(outcomes)")
+        #expect(outcomes.values.reduce(0, +) == 8_000)
+    }
+
     @Test("cancelling closes the connection the request was on", arguments: TransportKind.allCases)
     func closesConnection(kind: TransportKind) async throws {
         let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 60) }

@@ -29,6 +29,10 @@ final class URLSessionExchange: @unchecked Sendable {
         var received = 0
         var source: ResponseBody.Source?
         var timer: Deadline?
+        /// `task.cancel()` was (or is about to be) called.
+        var taskCancelled = false
+        /// FoundationNetworking was told not to follow a redirect; the task ends by itself.
+        var redirectRefused = false
     }
 
     let task: URLSessionDataTask
@@ -82,15 +86,36 @@ final class URLSessionExchange: @unchecked Sendable {
             // Not started yet (the waiter is set when it starts): `start` reports the reason.
             guard state.waiter != nil || state.source != nil else { return (nil, nil, nil, false) }
             state.finished = true
+            // After a refused redirect the task completes by itself; cancelling it then races
+            // FoundationNetworking's own redirect bookkeeping (see `refuseRedirect`).
+            state.taskCancelled = !state.redirectRefused
             return (state.waiter.take(), state.source.take(), state.timer.take(), true)
         }
         guard running else { return }
         timer?.cancel()
         if let waiter { Self.resolve(waiter, failing: reason) }
         source?.fail(reason)
+        guard state.withLock({ $0.taskCancelled }) else { return }
         // Not inline: on Swift 6.3, cancel() inside a task-cancellation handler can deadlock (#5417).
         let task = task
         DispatchQueue.global().async { task.cancel() }
+    }
+
+    /// Tells FoundationNetworking not to follow a redirect: the 3xx is the response.
+    ///
+    /// FoundationNetworking (Swift 6.3) stops the process when a task is cancelled between
+    /// asking its delegate about a redirect and hearing back ("Received callback for HTTP
+    /// redirection, but we're not waiting for it"): its cancel and the answer are queued on the
+    /// task's work queue in the order they were made, and the answer must not come second. So
+    /// the answer and the decision to cancel are made under one lock: once the task is being
+    /// cancelled no answer is given (the cancel ends the task), and once the answer is given
+    /// the task is never cancelled (it completes with the 3xx).
+    func refuseRedirect(_ completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        state.withLock { state in
+            guard !state.taskCancelled else { return }
+            state.redirectRefused = true
+            completionHandler(nil)  // only queues the answer on the task's work queue
+        }
     }
 
     func receive(_ response: URLResponse) {

@@ -115,7 +115,12 @@ private final class URLSessionExchanges: NSObject, URLSessionDataDelegate, Senda
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(nil)  // NetworkProvider follows redirects itself
+        // NetworkProvider follows redirects itself.
+        if let exchange = exchange(for: task) {
+            exchange.refuseRedirect(completionHandler)
+        } else {
+            completionHandler(nil)
+        }
     }
 
     func urlSession(
