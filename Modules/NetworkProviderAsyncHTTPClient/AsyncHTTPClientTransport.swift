@@ -19,8 +19,10 @@ import NetworkProvider
 ///
 /// Where AsyncHTTPClient differs from the transport contract, this type makes up the
 /// difference: its client never follows redirects (the provider does) and decodes gzip and
-/// deflate; the request's deadline also covers the body (AsyncHTTPClient's covers the head
-/// only); the size limit is counted as the body arrives.
+/// deflate; the size limit is counted as the body arrives. ``send(_:)`` collects the body on
+/// NIO's event loop under AsyncHTTPClient's deadline, which for that API covers the whole
+/// exchange; ``stream(_:)`` uses the async API, whose deadline covers the head only, and runs
+/// the rest of the deadline over the body itself.
 ///
 /// It lives in a module of its own so that a program using `NetworkProvider` alone never
 /// builds NIO.
@@ -84,20 +86,46 @@ public final class AsyncHTTPClientTransport: Transport {
         client.shutdown { _ in }
     }
 
-    /// Sends `request` and returns the whole response.
+    /// Sends `request` and returns the whole response, collected on NIO's event loop.
     public func send(_ request: URLRequest) async throws(NetworkError) -> TransportResponse {
-        let response = try await stream(request)
-        let body = try await response.body.collect()
-        return TransportResponse(
-            statusCode: response.statusCode, headers: response.headers, body: body, url: response.url)
+        if Task.isCancelled { throw .cancelled }
+        let (url, headers) = try Self.urlAndHeaders(of: request)
+        let timeout = request.timeoutInterval
+        let outgoing: HTTPClient.Request
+        do {
+            outgoing = try HTTPClient.Request(
+                url: url, method: NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET"),
+                headers: headers,
+                body: request.httpBody.map { .bytes($0) })
+        } catch {
+            throw AsyncHTTPClientFailure.map(error, timeout: timeout)
+        }
+        let task = client.execute(
+            request: outgoing, delegate: BodyCollector(limit: maximumResponseSize, url: url),
+            deadline: Self.deadline(after: timeout), logger: logger)
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch is BodyCollector.TooLarge {
+            throw .responseTooLarge(limit: maximumResponseSize)
+        } catch {
+            throw AsyncHTTPClientFailure.map(error, timeout: timeout)
+        }
     }
 
     /// Sends `request` and returns when the response's head has arrived.
     public func stream(_ request: URLRequest) async throws(NetworkError) -> TransportStream {
         if Task.isCancelled { throw .cancelled }
-        let outgoing = try Self.clientRequest(for: request)
+        let (url, headers) = try Self.urlAndHeaders(of: request)
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        outgoing.headers = headers
+        if let body = request.httpBody { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let timeout = request.timeoutInterval
-        let deadline = NIODeadline.now() + .nanoseconds(Int64((max(0.001, timeout) * 1e9).rounded()))
+        let deadline = Self.deadline(after: timeout)
         let response: HTTPClientResponse
         do {
             response = try await client.execute(outgoing, deadline: deadline, logger: logger)
@@ -117,22 +145,24 @@ public final class AsyncHTTPClientTransport: Transport {
             url: response.url ?? request.url)
     }
 
-    static func clientRequest(for request: URLRequest) throws(NetworkError) -> HTTPClientRequest {
+    /// The request's URL, if it is one this transport sends, and its headers as sent.
+    private static func urlAndHeaders(of request: URLRequest) throws(NetworkError) -> (URL, HTTPHeaders) {
         guard let url = request.url, let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https"
         else {
             throw .invalidURL(request.url?.absoluteString ?? "")
         }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            outgoing.headers.add(name: name, value: value)
+        var headers = HTTPHeaders()
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+        if !headers.contains(name: "accept-encoding") {
+            headers.add(name: "Accept-Encoding", value: URLRequest.acceptedContentCodings)
         }
-        if !outgoing.headers.contains(name: "accept-encoding") {
-            outgoing.headers.add(name: "Accept-Encoding", value: URLRequest.acceptedContentCodings)
-        }
-        if let body = request.httpBody { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        return outgoing
+        return (url, headers)
+    }
+
+    /// The deadline `timeout` seconds from now, to the millisecond.
+    private static func deadline(after timeout: TimeInterval) -> NIODeadline {
+        .now() + .milliseconds(Int64((max(0.001, timeout) * 1_000).rounded()))
     }
 
     /// Repeated fields combine into one list (RFC 9110 §5.3), as the other transports do.
