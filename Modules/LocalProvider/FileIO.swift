@@ -57,6 +57,15 @@ enum FileIO {
         return .file(try readToEnd(descriptor, path: url.path), FileIdentity(stat))
     }
 
+    /// Whether `url` still holds `blob`: the same file, with the same bytes. The identity alone
+    /// is not enough: once a file is replaced, the file system may give its inode number to a
+    /// newer one, and an expired or damaged value read a moment ago would then stand for a fresh
+    /// value another process saved since.
+    static func holds(_ url: URL, _ blob: StoredBlob) throws(StorageError) -> Bool {
+        guard case .file(let data, let identity) = try read(url) else { return false }
+        return identity == blob.file && data == blob.data
+    }
+
     /// The bytes from `offset` to the end of the file.
     static func readToEnd(_ descriptor: FileDescriptor, from offset: Int64 = 0, path: String)
         throws(StorageError)

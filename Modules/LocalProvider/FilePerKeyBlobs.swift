@@ -19,9 +19,14 @@ struct FilePerKeyBlobs: BlobBackend {
             case .file(let data, let identity):
                 return StoredBlob(data: data, file: identity)
             case .notAFile(let identity):
-                if let aside = try lock.withLock({ try SetAside.move(file, ifStill: identity) }) {
-                    throw StorageError.damaged(file: file, setAsideAt: aside, reason: .notAFile)
+                let aside = try lock.withLock { () throws -> URL? in
+                    // Read again under the lock: set aside only what is still not a file.
+                    guard case .notAFile(let current) = try FileIO.read(file), current == identity else {
+                        return nil
+                    }
+                    return try SetAside.move(file, ifStill: identity)
                 }
+                if let aside { throw StorageError.damaged(file: file, setAsideAt: aside, reason: .notAFile) }
             }
         }
     }
@@ -42,7 +47,7 @@ struct FilePerKeyBlobs: BlobBackend {
     func remove(_ blob: StoredBlob, named name: String) throws -> Bool {
         let file = file(for: name)
         return try lock.withLock {
-            guard try FileIO.identity(of: file) == blob.file else { return false }
+            guard try FileIO.holds(file, blob) else { return false }
             try FileIO.remove(file)
             if syncsDirectory { try FileIO.syncDirectory(root) }
             return true
@@ -50,7 +55,11 @@ struct FilePerKeyBlobs: BlobBackend {
     }
 
     func setAside(_ blob: StoredBlob, named name: String) throws -> URL? {
-        try lock.withLock { try SetAside.move(file(for: name), ifStill: blob.file) }
+        let file = file(for: name)
+        return try lock.withLock {
+            guard try FileIO.holds(file, blob) else { return nil }
+            return try SetAside.move(file, ifStill: blob.file)
+        }
     }
 
     func removeTemporaryFiles() throws {

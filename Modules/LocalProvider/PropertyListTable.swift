@@ -101,12 +101,22 @@ struct PropertyListTable: BlobBackend {
             case .table(let table, let identity):
                 return (table, identity)
             case .damaged(let identity, let reason):
-                let setAside = { try SetAside.move(url, ifStill: identity) }
-                if let aside = try holdingLock ? setAside() : lock.withLock(setAside) {
+                if holdingLock, let aside = try SetAside.move(url, ifStill: identity) {
+                    throw StorageError.damaged(file: url, setAsideAt: aside, reason: reason)
+                }
+                if !holdingLock, let aside = try lock.withLock({ try setAsideIfStillDamaged(identity) }) {
                     throw StorageError.damaged(file: url, setAsideAt: aside, reason: reason)
                 }
             }
         }
+    }
+
+    /// Sets the file aside if, read again under the lock, it is still the damaged file read
+    /// before. The same identity is not enough on its own: a file that replaced it since may have
+    /// been given its inode number.
+    private func setAsideIfStillDamaged(_ identity: FileIdentity) throws -> URL? {
+        guard case .damaged(let current, _) = try contents(), current == identity else { return nil }
+        return try SetAside.move(url, ifStill: identity)
     }
 
     private func contents() throws -> Contents {
