@@ -95,15 +95,26 @@ private func environment(_ variables: [String: String]) -> Subprocess.Environmen
 }
 
 /// Runs the probe to completion and returns its standard output, trimmed.
+///
+/// Every probe a test starts gets a pipe on its standard input that only the test holds: if the
+/// test process dies, the probe sees the pipe close and ends too (see the probe's
+/// ParentWatch.swift). On the test's own exit paths — a thrown error, a cancelled task —
+/// swift-subprocess kills the child before `run` returns.
 @discardableResult
 func runProbe(_ arguments: [String], environment variables: [String: String] = [:]) async throws -> String {
     let result = try await Subprocess.run(
         .path(try storageProbe()), arguments: Arguments(arguments), environment: environment(variables),
-        output: .string(limit: 1 << 20), error: .string(limit: 1 << 16))
+        input: .inputWriter, output: .sequence, error: .string(limit: 1 << 16)
+    ) { execution in
+        // Standard output ends when the probe does; until then its standard input stays open.
+        var lines: [String] = []
+        for try await line in execution.standardOutput.strings() { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
     #expect(
         result.terminationStatus.isSuccess,
         "storage-probe \(arguments.joined(separator: " ")) failed: \(result.standardError)")
-    return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    return result.closureResult.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 /// Starts the probe and kills it with SIGKILL `delay` after it has printed `acknowledgements`
@@ -115,7 +126,7 @@ func killProbe(
 ) async throws -> [String] {
     let result = try await Subprocess.run(
         .path(try storageProbe()), arguments: Arguments(arguments), environment: environment(variables),
-        input: .none, output: .sequence, error: .string(limit: 1 << 16)
+        input: .inputWriter, output: .sequence, error: .string(limit: 1 << 16)
     ) { execution in
         var lines: [String] = []
         var seen = 0
@@ -144,7 +155,7 @@ func whileProbeRuns<T: Sendable>(
 ) async throws -> T {
     let result = try await Subprocess.run(
         .path(try storageProbe()), arguments: Arguments(arguments), environment: .inherit,
-        input: .none, output: .sequence, error: .discarded
+        input: .inputWriter, output: .sequence, error: .discarded
     ) { execution in
         if let expected {
             for try await line in execution.standardOutput.strings() where line == expected { break }

@@ -3,6 +3,9 @@
 // once, and kill it at any moment. Writers print `ack N` once a save or append of N returned:
 // what a test may expect to find after the kill.
 //
+// With a pipe on its standard input, the probe ends when the pipe closes: when the process that
+// started it is gone (see ParentWatch.swift).
+//
 //   write ROOT KEY TEXT             save TEXT under KEY in a PlistFileStore at ROOT
 //   read ROOT KEY                   print the text under KEY, or <none>
 //   plist-loop ROOT KEYS            save KEYS keys round after round (binary, one file each)
@@ -18,6 +21,8 @@
 //   expiry-reader ROOT              load the value forever (which removes expired ones)
 //   journal-disk-full FOLDER BYTES  append with the journal limited to BYTES more (RLIMIT_FSIZE)
 //   hold-lock FOLDER                flock FOLDER, print `locked`, wait to be killed
+//   parent-of COMMAND…              run the probe with COMMAND… as a child, print `child PID`,
+//                                   wait to be killed (the child must end with it)
 //   describe plist|table|defaults|journal ROOT KEY   print what loading KEY gives, as the
 //                                   unprivileged user when run as root (`nobody`, 65534)
 import Foundation
@@ -43,6 +48,7 @@ func number(_ text: String, _ what: String) -> Int {
     return value
 }
 
+endWhenParentEnds()
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail("usage: see the comment at the top of main.swift") }
 let folder = { (index: Int) in URL(fileURLWithPath: arguments[index], isDirectory: true) }
@@ -85,6 +91,8 @@ do {
         try journalDiskFull(folder: folder(1), extraBytes: number(arguments[2], "BYTES"))
     case ("hold-lock", 2):
         holdLock(folder(1))
+    case ("parent-of", 2...):
+        parentOf(Array(arguments.dropFirst()))
     case ("describe", 4):
         describe(kind: arguments[1], root: folder(2), key: arguments[3])
     default:
