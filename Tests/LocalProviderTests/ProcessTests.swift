@@ -94,6 +94,32 @@ struct ProcessTests {
                 == "count \(total + 3) max 9000003 distinct \(total + 3) setAside 0")
     }
 
+    @Test(
+        "a full disk fails a save with a typed error; the old value and the others stay, no temporary file is left",
+        arguments: ["plist", "table", "defaults"])
+    func fullDiskOnSave(kind: String) async throws {
+        let folder = try TemporaryFolder()
+        let store: any LocalStore =
+            switch kind {
+            case "plist": try PlistFileStore(root: folder.url)
+            case "table": try PlistFileStore(root: folder.url, layout: .singleFile(name: "table"))
+            default:
+                try UserDefaultsStore(suiteName: "Suite", environment: ["XDG_CONFIG_HOME": folder.url.path])
+            }
+        try store.save("small", for: StorageKey<String>("big"))
+        try store.save("bystander", for: StorageKey<String>("bystander"))
+        let before = folder.fileNames
+        // The probe limits every file it writes to 8 KiB (RLIMIT_FSIZE) and saves 32 KiB: the
+        // temporary file fills up to the limit, as on a full disk, and the next write fails.
+        #expect(try await runProbe(["disk-full", kind, folder.url.path, "8192"]) == "failed write \(EFBIG)")
+        #expect(folder.fileNames == before, "no temporary file left, nothing set aside")
+        #expect(try store.load(StorageKey<String>("big")) == "small")
+        #expect(try store.load(StorageKey<String>("bystander")) == "bystander")
+        // Once there is room again, the same save works.
+        try store.save(String(repeating: "x", count: 32_768), for: StorageKey<String>("big"))
+        #expect(try store.load(StorageKey<String>("big"))?.count == 32_768)
+    }
+
     @Test("a change waits for another process's lock only so long, then fails with a typed error")
     func lockTimeout() async throws {
         let folder = try TemporaryFolder()

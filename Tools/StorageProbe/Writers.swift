@@ -144,6 +144,34 @@ func journalDiskFull(folder: URL, extraBytes: Int) throws {
     }
 }
 
+/// Saves a value of BYTES × 4 bytes under `big` with every file limited to BYTES (RLIMIT_FSIZE,
+/// as on a full disk) through the kind of store named; prints `saved`, or `failed OPERATION
+/// ERRNO` for the typed error it got.
+func saveOnFullDisk(kind: String, root: URL, limit: Int) {
+    signal(SIGXFSZ, SIG_IGN)  // a write past the limit then fails with EFBIG instead of killing us
+    do {
+        let store = try store(kind: kind, root: root)
+        var fileSize = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t.max)
+        guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &fileSize) == 0 else { fail("setrlimit: \(errno)") }
+        try store.save(String(repeating: "x", count: limit * 4), for: StorageKey<String>("big"))
+        say("saved")
+    } catch StorageError.fileSystem(let operation, _, let errno) {
+        say("failed \(operation) \(errno.rawValue)")
+    } catch {
+        say("failed \(error)")
+    }
+}
+
+/// A store of the kind named (`plist`, `table` or `defaults`) in `root`.
+func store(kind: String, root: URL) throws -> any LocalStore {
+    switch kind {
+    case "plist": try PlistFileStore(root: root)
+    case "table": try PlistFileStore(root: root, layout: .singleFile(name: "table"))
+    case "defaults": try UserDefaultsStore(suiteName: "Suite", environment: ["XDG_CONFIG_HOME": root.path])
+    default: fail("unknown store kind \(kind)")
+    }
+}
+
 func holdLock(_ folder: URL) -> Never {
     let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
     guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else { fail("cannot lock \(folder.path)") }

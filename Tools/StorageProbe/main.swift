@@ -20,6 +20,7 @@
 //   expiry-writer ROOT ROUNDS       save an expired value then a fresh one; print `lost N`
 //   expiry-reader ROOT              load the value forever (which removes expired ones)
 //   journal-disk-full FOLDER BYTES  append with the journal limited to BYTES more (RLIMIT_FSIZE)
+//   disk-full plist|table|defaults ROOT BYTES   save a value too big for a file limit of BYTES
 //   hold-lock FOLDER                flock FOLDER, print `locked`, wait to be killed
 //   parent-of COMMAND…              run the probe with COMMAND… as a child, print `child PID`,
 //                                   wait to be killed (the child must end with it)
@@ -89,6 +90,8 @@ do {
         try expiryReader(root: folder(1))
     case ("journal-disk-full", 3):
         try journalDiskFull(folder: folder(1), extraBytes: number(arguments[2], "BYTES"))
+    case ("disk-full", 4):
+        saveOnFullDisk(kind: arguments[1], root: folder(2), limit: number(arguments[3], "BYTES"))
     case ("hold-lock", 2):
         holdLock(folder(1))
     case ("parent-of", 2...):
