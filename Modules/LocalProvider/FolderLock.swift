@@ -27,7 +27,10 @@ struct FolderLock: Sendable {
         defer { close(descriptor) }  // releases the lock; nothing was written through it
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        var pause: UInt32 = 500  // microseconds, doubled up to 20 ms while another process holds it
+        // Microseconds, doubled up to 2 ms while another process holds it: `flock` hands the lock
+        // to no one in particular, and a waiter that slept longer lost it to the others every
+        // time under load (one of eight writers waited out its 5 s).
+        var pause: UInt32 = 100
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             switch errno {
             case EINTR: continue
@@ -36,7 +39,7 @@ struct FolderLock: Sendable {
                     throw StorageError.lockTimeout(folder: folder.path, waited: timeout)
                 }
                 usleep(pause)
-                pause = min(pause * 2, 20_000)
+                pause = min(pause * 2, 2_000)
             default:
                 throw FileIO.failure("flock", folder.path)
             }

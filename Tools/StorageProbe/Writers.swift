@@ -61,8 +61,10 @@ struct Numbers: Journaled {
     mutating func apply(_ change: Int) { values.append(change) }
 }
 
-func numbers(in folder: URL, foldThreshold: Int = 256) -> JournaledStore<Numbers> {
-    JournaledStore(folder: folder, name: "numbers", foldThreshold: foldThreshold)
+func numbers(in folder: URL, foldThreshold: Int = 256, lockTimeout: Duration = .seconds(5))
+    -> JournaledStore<Numbers>
+{
+    JournaledStore(folder: folder, name: "numbers", foldThreshold: foldThreshold, lockTimeout: lockTimeout)
 }
 
 /// Appends the numbers after the largest stored one; prints `ack N` after each.
@@ -88,6 +90,11 @@ func journalCheck(folder: URL) throws {
     for damage in loaded.setAside { say("damage \(damage)") }
 }
 
+/// How long the writers of one file wait for each other. Eight writers on a machine busy with a
+/// whole test run can wait longer than the stores' default 5 s; what they test is that no key is
+/// lost (ProcessTests.lockTimeout tests the timeout itself).
+let writersLockTimeout: Duration = .seconds(60)
+
 /// Saves PREFIX-0… each holding its own name.
 func writeKeys(prefix: String, count: Int, to store: any LocalStore) throws {
     for index in 0..<count {
@@ -98,7 +105,7 @@ func writeKeys(prefix: String, count: Int, to store: any LocalStore) throws {
 
 /// Appends PREFIX * 1,000,000 + 1…COUNT.
 func journalAppender(folder: URL, prefix: Int, count: Int, foldThreshold: Int) throws {
-    let store = numbers(in: folder, foldThreshold: foldThreshold)
+    let store = numbers(in: folder, foldThreshold: foldThreshold, lockTimeout: writersLockTimeout)
     for index in 1...max(1, count) { try store.append(prefix * 1_000_000 + index) }
 }
 

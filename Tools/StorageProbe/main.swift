@@ -74,12 +74,13 @@ do {
     case ("journal-check", 2):
         try journalCheck(folder: folder(1))
     case ("table-writer", 4):
-        let store = try PlistFileStore(root: folder(1), layout: .singleFile(name: "shared"))
+        let store = try PlistFileStore(
+            root: folder(1), layout: .singleFile(name: "shared"), lockTimeout: writersLockTimeout)
         try writeKeys(prefix: arguments[2], count: number(arguments[3], "COUNT"), to: store)
     case ("defaults-writer", 4):
         try writeKeys(
             prefix: arguments[2], count: number(arguments[3], "COUNT"),
-            to: UserDefaultsStore(suiteName: arguments[1]))
+            to: UserDefaultsStore(suiteName: arguments[1], lockTimeout: writersLockTimeout))
     case ("journal-appender", 5):
         try journalAppender(
             folder: folder(1), prefix: number(arguments[2], "PREFIX"), count: number(arguments[3], "COUNT"),
