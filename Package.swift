@@ -14,7 +14,9 @@ let modules: [Module] = [
     .module("And", layer: .core),
     .module("RIBs", layer: .core),
     .module("Reactor", layer: .core, dependencies: ["RIBs"], testDependencies: ["RIBs"]),
-    .module("LocalProvider", layer: .core),
+    .module(
+        "LocalProvider", layer: .core, dependencies: [.systemPackage],
+        testDependencies: [.subprocess, .systemPackage]),
     .module(
         "Layout", layer: .core, dependencies: [.log], testDependencies: [.subprocess],
         testExclude: ["kiwi_oracle.py"]),

@@ -37,9 +37,7 @@ final class AppComponent: Component<any EmptyDependency>, RootDependency {
 
     var todoRepository: any TodoRepository {
         shared {
-            StoredTodoRepository(
-                store: dataStore, journal: configuration.dataDirectory.appendingPathComponent("todos.journal")
-            )
+            StoredTodoRepository(folder: configuration.dataDirectory)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -7,122 +8,87 @@ import Foundation
 #endif
 
 /// Crash-safe file writes: a temporary file in the same folder, written fully, `fsync`ed, then
-/// renamed over the target and the folder `fsync`ed. A reader — or a process restarted after a
-/// kill at any instant — sees the old file or the new one, never a mix.
+/// renamed over the target. A reader — or a process restarted after a kill at any instant —
+/// sees the old file or the new one, never a mix.
+///
+/// Writers hold their folder's ``FolderLock`` from creating the temporary file to the rename,
+/// so whoever holds the lock knows that every temporary file it finds was left by a writer that
+/// died: ``removeTemporaryFiles(in:for:)`` sweeps them at once, however young.
 enum AtomicFile {
-    /// Files are readable and writable by their owner only.
-    static let fileMode: mode_t = 0o600
-    /// Folders are accessible by their owner only.
-    static let directoryMode: mode_t = 0o700
-
     /// Writes `data` to `url` atomically, creating the file with mode 0600. With
     /// `syncingDirectory`, the folder is `fsync`ed after the rename too, so the new name itself
-    /// survives a power loss.
-    static func writeAtomically(_ data: Data, to url: URL, syncingDirectory: Bool) throws {
-        let directory = url.deletingLastPathComponent().path
-        let temporary = "\(directory)/.\(url.lastPathComponent).\(UUID().uuidString).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
-        guard descriptor >= 0 else { throw failure("open", temporary) }
-        var closed = false
-        defer {
-            if !closed { close(descriptor) }
-        }
+    /// survives a power loss. The caller holds the folder's lock.
+    static func write(_ data: Data, to url: URL, syncingDirectory: Bool) throws {
+        let temporary = temporaryFile(for: url)
+        let descriptor = try create(temporary)
         do {
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    guard let base = buffer.baseAddress else { break }
-                    let written = write(descriptor, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure("write", temporary)
-                    }
-                    offset += written
-                }
+            do {
+                _ = try descriptor.writeAll(data)
+            } catch {
+                throw FileIO.failure("write", temporary.path, error)
             }
-            guard fsync(descriptor) == 0 else { throw failure("fsync", temporary) }
-            closed = true
-            guard close(descriptor) == 0 else { throw failure("close", temporary) }
-            guard rename(temporary, url.path) == 0 else { throw failure("rename", url.path) }
+            try FileIO.sync(descriptor, path: temporary.path)
+            try close(descriptor, path: temporary.path)
         } catch {
-            unlink(temporary)
+            try? descriptor.close()  // the write already failed; that error is the one to report
+            unlink(temporary.path)
             throw error
         }
-        if syncingDirectory { syncDirectory(directory) }
-    }
-
-    /// Creates `url` and missing parents with mode 0700.
-    static func createDirectory(_ url: URL) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
-        {
-            return
-        }
-        try createDirectory(url.deletingLastPathComponent())
-        if mkdir(url.path, directoryMode) != 0 && errno != EEXIST {
-            throw failure("mkdir", url.path)
-        }
-    }
-
-    /// Moves a corrupt file aside under a name that no existing file has, and returns it.
-    static func quarantine(_ url: URL) throws -> URL {
-        let stamp = Int(Date().timeIntervalSince1970)
-        var attempt = 0
-        while true {
-            let suffix = attempt == 0 ? "" : "-\(attempt)"
-            let target = url.deletingLastPathComponent()
-                .appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)\(suffix)")
-            // link + unlink instead of rename: link fails if the target exists, so a previous
-            // quarantined copy is never overwritten.
-            if link(url.path, target.path) == 0 {
-                unlink(url.path)
-                syncDirectory(url.deletingLastPathComponent().path)
-                return target
-            }
-            guard errno == EEXIST else { throw failure("link", target.path) }
-            attempt += 1
-        }
-    }
-
-    /// Removes `url`; an absent file is fine.
-    static func remove(_ url: URL, syncingDirectory: Bool) throws {
-        if unlink(url.path) != 0 && errno != ENOENT { throw failure("unlink", url.path) }
-        if syncingDirectory { syncDirectory(url.deletingLastPathComponent().path) }
-    }
-
-    /// The file's contents, or `nil` if it does not exist.
-    static func read(_ url: URL) throws -> Data? {
         do {
-            return try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile {
-            return nil
+            try FileIO.check("rename", url.path) { rename(temporary.path, url.path) }
         } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            throw StorageError.fileSystem(operation: "read", path: url.path, errno: EIO)
+            unlink(temporary.path)
+            throw error
+        }
+        if syncingDirectory { try FileIO.syncDirectory(url.deletingLastPathComponent()) }
+    }
+
+    /// Creates a new, empty temporary file for `url` (mode 0600), open for appending: a new file
+    /// that will be renamed into place once its first contents are on the disk.
+    static func create(_ url: URL) throws(StorageError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(
+                FilePath(url.path), .readWrite, options: [.create, .exclusiveCreate, .append, .closeOnExec],
+                permissions: FileIO.filePermissions)
+        } catch {
+            throw FileIO.failure("open", url.path, error)
         }
     }
 
-    /// Removes temporary files that a killed writer left behind. Only old ones: a file younger
-    /// than `age` may belong to a writer in another process that is still running.
-    static func removeStaleTemporaryFiles(in directory: URL, olderThan age: TimeInterval = 600) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let cutoff = Date().addingTimeInterval(-age)
-        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
-            let path = directory.appendingPathComponent(name).path
-            let modified =
-                (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-            if let modified, modified < cutoff { unlink(path) }
+    /// Closes a descriptor that was written to; a failed close may mean lost data, so it is an
+    /// error.
+    static func close(_ descriptor: FileDescriptor, path: String) throws(StorageError) {
+        do {
+            try descriptor.close()
+        } catch {
+            throw FileIO.failure("close", path, error)
         }
     }
 
-    private static func syncDirectory(_ path: String) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+    /// A new temporary file's name for `url`: `.<name>.<UUID>.tmp` in the same folder.
+    static func temporaryFile(for url: URL) -> URL {
+        url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp", isDirectory: false)
     }
 
-    private static func failure(_ operation: String, _ path: String) -> StorageError {
-        .fileSystem(operation: operation, path: path, errno: errno)
+    /// The name of the file a temporary file was for, or `nil` if `name` is not a temporary file.
+    static func target(ofTemporary name: String) -> String? {
+        let uuidLength = 36
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), name.count > uuidLength + 7 else { return nil }
+        let middle = name.dropFirst().dropLast(".tmp".count)
+        let uuid = middle.suffix(uuidLength)
+        guard UUID(uuidString: String(uuid)) != nil, middle.dropLast(uuidLength).last == "." else {
+            return nil
+        }
+        return String(middle.dropLast(uuidLength + 1))
+    }
+
+    /// Removes the temporary files in `folder` whose target `isOurs` accepts: files that killed
+    /// writers left behind. The caller holds the folder's lock, so no live writer owns one.
+    static func removeTemporaryFiles(in folder: URL, for isOurs: (String) -> Bool) throws(StorageError) {
+        for name in try FileIO.contents(of: folder) {
+            guard let target = target(ofTemporary: name), isOurs(target) else { continue }
+            try FileIO.remove(folder.appendingPathComponent(name, isDirectory: false))
+        }
     }
 }

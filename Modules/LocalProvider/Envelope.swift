@@ -6,6 +6,8 @@ struct Envelope<Value: Codable>: Codable {
     var version: Int
     /// Seconds since 1970, not a `Date`: XML property lists keep dates to the whole second only.
     var expiresAt: Double?
+    /// For a ``JournaledStore``'s snapshot: the last journal entry it holds.
+    var sequence: Int?
     var value: Value
 }
 
@@ -13,39 +15,40 @@ struct Envelope<Value: Codable>: Codable {
 private struct EnvelopeHeader: Decodable {
     var version: Int
     var expiresAt: Double?
+    var sequence: Int?
 
     var expiryDate: Date? { expiresAt.map(Date.init(timeIntervalSince1970:)) }
 }
 
 /// The outcome of decoding a stored blob.
 enum DecodedEntry<Value> {
-    case value(Value, expiresAt: Date?)
+    case value(Value, expiresAt: Date?, sequence: Int?)
     case expired
+    /// The blob cannot be read as the key's value; the store sets it aside.
+    case damaged(DamageReason)
 }
 
 /// Encodes and decodes envelopes as property lists.
 struct EnvelopeCodec: Sendable {
     var format: PropertyListSerialization.PropertyListFormat
 
-    func encode<Value>(_ value: Value, for key: StorageKey<Value>, expiresAt: Date?) throws -> Data {
+    func encode<Value>(_ value: Value, for key: StorageKey<Value>, expiresAt: Date?, sequence: Int? = nil)
+        throws(StorageError) -> Data
+    {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = format
         do {
             return try encoder.encode(
-                Envelope(version: key.version, expiresAt: expiresAt?.timeIntervalSince1970, value: value))
+                Envelope(
+                    version: key.version, expiresAt: expiresAt?.timeIntervalSince1970, sequence: sequence,
+                    value: value))
         } catch {
-            throw StorageError.encodingFailed(key: key.name, underlying: error)
+            throw .encodingFailed(key: key.name, underlying: error)
         }
     }
 
     /// Decodes `data` for `key`, migrating an older schema version when the key can.
-    ///
-    /// - Throws: ``NotAPropertyList`` when `data` is not an envelope at all (the caller decides
-    ///   whether that means a corrupt file); ``StorageError`` for a decodable envelope whose value
-    ///   does not fit.
-    func decode<Value>(_ data: Data, for key: StorageKey<Value>, now: Date = Date()) throws -> DecodedEntry<
-        Value
-    > {
+    func decode<Value>(_ data: Data, for key: StorageKey<Value>, now: Date) -> DecodedEntry<Value> {
         let decoder = PropertyListDecoder()
         // Fast path, one decoding pass: the current version of the key's own type.
         if let envelope = try? decoder.decode(Envelope<Value>.self, from: data),
@@ -53,32 +56,32 @@ struct EnvelopeCodec: Sendable {
         {
             let expiry = envelope.expiresAt.map(Date.init(timeIntervalSince1970:))
             if let expiry, expiry <= now { return .expired }
-            return .value(envelope.value, expiresAt: expiry)
+            return .value(envelope.value, expiresAt: expiry, sequence: envelope.sequence)
         }
         let header: EnvelopeHeader
         do {
             header = try decoder.decode(EnvelopeHeader.self, from: data)
         } catch {
-            throw NotAnEnvelope(underlying: error)
+            return .damaged(.unreadableBytes(underlying: error))
         }
         if let expiresAt = header.expiryDate, expiresAt <= now { return .expired }
         guard header.version != key.version else {
             // Same version, yet the fast path failed: the stored value is of another type.
             do {
                 _ = try decoder.decode(Envelope<Value>.self, from: data)
-                throw CocoaError(.propertyListReadCorrupt)
+                return .damaged(.wrongType(key: key.name, underlying: CocoaError(.propertyListReadCorrupt)))
             } catch {
-                throw StorageError.decodingFailed(key: key.name, underlying: error)
+                return .damaged(.wrongType(key: key.name, underlying: error))
             }
         }
         guard let migration = key.migration else {
-            throw StorageError.versionMismatch(key: key.name, stored: header.version, expected: key.version)
+            return .damaged(.unknownVersion(key: key.name, stored: header.version, expected: key.version))
         }
         do {
-            return .value(
-                try migration(header.version, try Self.rawValue(of: data)), expiresAt: header.expiryDate)
+            let value = try migration(header.version, try Self.rawValue(of: data))
+            return .value(value, expiresAt: header.expiryDate, sequence: header.sequence)
         } catch {
-            throw StorageError.migrationFailed(key: key.name, from: header.version, underlying: error)
+            return .damaged(.migrationFailed(key: key.name, from: header.version, underlying: error))
         }
     }
 
@@ -86,16 +89,11 @@ struct EnvelopeCodec: Sendable {
     private static func rawValue(of data: Data) throws -> Data {
         let plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         guard let dictionary = plist as? [String: Any], let value = dictionary["value"] else {
-            throw NotAnEnvelope(underlying: CocoaError(.propertyListReadCorrupt))
+            throw CocoaError(.propertyListReadCorrupt)
         }
         // Wrap a scalar so it is a valid top-level property list; migrations decode the same
         // shape they would have encoded: an envelope-less value, or `[value]` for a scalar.
         let container: Any = (value is [String: Any] || value is [Any]) ? value : [value]
         return try PropertyListSerialization.data(fromPropertyList: container, format: .binary, options: 0)
     }
-}
-
-/// The bytes are not a stored envelope: a truncated or foreign file.
-struct NotAnEnvelope: Error {
-    var underlying: any Error
 }

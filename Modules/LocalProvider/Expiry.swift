@@ -17,4 +17,14 @@ public enum Expiry: Sendable, Equatable {
         case .date(let date): date
         }
     }
+
+    /// ``date(from:)``, refusing what is not a point in time: a NaN would make a value expire
+    /// at its first read, an infinity never.
+    ///
+    /// - Throws: ``StorageError/invalidExpiry(_:key:)``.
+    func checkedDate(from now: Date, key: String) throws(StorageError) -> Date? {
+        guard let date = date(from: now) else { return nil }
+        guard date.timeIntervalSince1970.isFinite else { throw .invalidExpiry(self, key: key) }
+        return date
+    }
 }

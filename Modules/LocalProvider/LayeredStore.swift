@@ -11,18 +11,23 @@ public final class LayeredStore: LocalStore {
     /// The durable layer.
     public let disk: any LocalStore
     private let memoryLifetime: Double
+    private let now: @Sendable () -> Date
 
     /// Creates a store of `memory` over `disk`.
     ///
-    /// - Parameter memoryLifetime: The most seconds a value read from disk stays in memory before
-    ///   the disk is consulted again.
+    /// - Parameters:
+    ///   - memoryLifetime: The most seconds a value read from disk stays in memory before the
+    ///     disk is consulted again.
+    ///   - clock: The time that the memory lifetime is measured against; give the layers the
+    ///     same one.
     public init(
         memory: MemoryStore = MemoryStore(countLimit: 1_000), disk: any LocalStore,
-        memoryLifetime: Double = 60
+        memoryLifetime: Double = 60, clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.memory = memory
         self.disk = disk
         self.memoryLifetime = memoryLifetime
+        self.now = clock
     }
 
     /// Writes to disk first (the durable copy), then to memory.
@@ -35,7 +40,7 @@ public final class LayeredStore: LocalStore {
     public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
         if let value = try memory.load(key) { return value }
         guard let entry = try disk.entry(for: key) else { return nil }
-        let lifetimeEnd = Date().addingTimeInterval(memoryLifetime)
+        let lifetimeEnd = now().addingTimeInterval(memoryLifetime)
         let until = entry.expiresAt.map { min($0, lifetimeEnd) } ?? lifetimeEnd
         try memory.save(entry.value, for: key, expiry: .date(until))
         return entry.value

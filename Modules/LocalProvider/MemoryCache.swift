@@ -66,9 +66,15 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Stores `value` for `key` as the most recently used entry, then evicts the least recently
     /// used entries until both limits hold. An entry whose cost alone exceeds the cost limit is
-    /// not stored.
+    /// not stored. A negative cost counts as 0, so that no entry can make room for others beyond
+    /// the limit; an expiry that is not a point in time (NaN seconds) stores nothing.
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, expiry: Expiry = .never) {
+        let cost = max(0, cost)
         let expiresAt = expiry.date(from: now())
+        if let expiresAt, !expiresAt.timeIntervalSince1970.isFinite {
+            removeValue(forKey: key)
+            return
+        }
         state.withLock { state in
             if let slot = state.index[key] { Self.remove(slot, from: &state) }
             guard totalCostLimit == 0 || cost <= totalCostLimit else { return }

@@ -5,10 +5,16 @@ public final class MemoryStore: LocalStore {
     /// The cache underneath; its limits bound the store.
     public let cache: MemoryCache<String, any Sendable>
     private let broadcaster = ChangeBroadcaster()
+    private let now: @Sendable () -> Date
 
     /// Creates a store over a new cache with these limits (0 for none).
-    public init(countLimit: Int = 0, totalCostLimit: Int = 0) {
-        cache = MemoryCache(countLimit: countLimit, totalCostLimit: totalCostLimit)
+    ///
+    /// - Parameter clock: The time that expiry is measured against; tests pass their own.
+    public init(
+        countLimit: Int = 0, totalCostLimit: Int = 0, clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        cache = MemoryCache(countLimit: countLimit, totalCostLimit: totalCostLimit, clock: clock)
+        now = clock
     }
 
     /// Stores `value` under `key`.
@@ -19,7 +25,8 @@ public final class MemoryStore: LocalStore {
     /// Stores `value` under `key` with a cost that counts against the cache's cost limit.
     public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry, cost: Int) throws {
         try key.validate()
-        cache.setValue(value, forKey: key.name, cost: cost, expiry: expiry)
+        let expiresAt = try expiry.checkedDate(from: now(), key: key.name)
+        cache.setValue(value, forKey: key.name, cost: cost, expiry: expiresAt.map(Expiry.date) ?? .never)
         broadcaster.publish(value, for: key.name)
     }
 

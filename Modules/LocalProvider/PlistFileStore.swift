@@ -4,15 +4,20 @@ import Foundation
 ///
 /// - Layout: one file per key (`<root>/<key>.plist`, the default), or one file for the whole
 ///   store (`<root>/<name>.plist`), which suits many small values read together.
-/// - Format: XML (readable, the default) or binary (smaller and faster). Note that XML keeps
-///   dates to the whole second; the store's own expiry dates do not depend on that.
-/// - Safety: every write goes to a temporary file that is `fsync`ed and renamed into place, so a
-///   crash, `kill -9` or power loss at any moment leaves the old or the new value, never a torn
-///   file. With ``Durability/durable``, the folder is `fsync`ed after each rename as well, so a
-///   save that returned also survives a power loss. Files are created 0600 and folders 0700. A
-///   file that does not parse is moved aside (never overwritten) and reported as
-///   ``StorageError/corruptFile(_:quarantinedAt:underlying:)``; the key then reads as absent.
-public final class PlistFileStore: LocalStore {
+/// - Format: XML (readable, the default) or binary (smaller and faster). XML keeps dates to the
+///   whole second; the store's own expiry dates do not depend on that.
+/// - What a completed save survives: every write goes to a temporary file that is `fsync`ed and
+///   renamed into place, so once `save` returns the value survives the process being killed,
+///   and a kill at any moment leaves the old value or the new one, never a torn file. A power
+///   loss leaves the old or the new value too; with ``Durability/durable`` the folder is
+///   `fsync`ed after each rename as well, so it is the new one. Files are created 0600 and
+///   folders 0700.
+/// - Processes sharing the folder: each change is made under a lock on the folder (`flock`), so
+///   processes writing different keys — in one file too — keep each other's values; the last
+///   save of a key wins. A reader sees each value whole. Waiting for the lock is bounded by
+///   `lockTimeout`, then the change fails with ``StorageError/lockTimeout(folder:waited:)``.
+/// - Damage: see ``PropertyListStore``; a damaged file is set aside and reported, never lost.
+public final class PlistFileStore: PropertyListStore, @unchecked Sendable {
     /// How keys map to files.
     public enum Layout: Sendable, Equatable {
         /// `<root>/<key>.plist`.
@@ -36,9 +41,9 @@ public final class PlistFileStore: LocalStore {
     public let layout: Layout
     /// How hard writes work to survive power loss.
     public let durability: Durability
-    private let storage: EnvelopeStore<FileBlobs>
 
-    /// Creates a store in `root`, which is created (0700) if missing.
+    /// Creates a store in `root`, which is created (0700) if missing, and removes the temporary
+    /// files that killed writers left there.
     ///
     /// - Parameters:
     ///   - root: The folder. ``StorageLocation/dataDirectory(namespace:environment:)`` gives the
@@ -46,9 +51,12 @@ public final class PlistFileStore: LocalStore {
     ///   - layout: One file per key, or one file for all.
     ///   - format: `.xml` or `.binary`.
     ///   - durability: ``Durability/atomic`` (the default) or ``Durability/durable``.
+    ///   - lockTimeout: The longest a change waits for another process's change to the folder.
+    ///   - clock: The time that expiry is measured against; tests pass their own.
     public init(
         root: URL, layout: Layout = .filePerKey, format: PropertyListSerialization.PropertyListFormat = .xml,
-        durability: Durability = .atomic
+        durability: Durability = .atomic, lockTimeout: Duration = .seconds(5),
+        clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         if case .singleFile(let name) = layout, let reason = StorageKeyRules.problem(with: name) {
             throw StorageError.invalidKey(name, reason: reason)
@@ -57,12 +65,20 @@ public final class PlistFileStore: LocalStore {
         self.layout = layout
         self.durability = durability
         let format: PropertyListSerialization.PropertyListFormat = format == .binary ? .binary : .xml
-        storage = EnvelopeStore(
-            backend: FileBlobs(
-                root: root, layout: layout, format: format, syncsDirectory: durability == .durable),
-            format: format)
-        try AtomicFile.createDirectory(root)
-        AtomicFile.removeStaleTemporaryFiles(in: root)
+        let lock = FolderLock(folder: root, timeout: lockTimeout)
+        let syncs = durability == .durable
+        let backend: any BlobBackend =
+            switch layout {
+            case .filePerKey:
+                FilePerKeyBlobs(root: root, syncsDirectory: syncs, lock: lock)
+            case .singleFile(let name):
+                PropertyListTable(
+                    url: root.appendingPathComponent("\(name).plist", isDirectory: false), format: format,
+                    syncsDirectory: syncs,
+                    lock: lock)
+            }
+        try FileIO.createDirectory(root)
+        try super.init(backend: backend, format: format, clock: clock)
     }
 
     /// Creates a store in the app's XDG data folder: `$XDG_DATA_HOME/<namespace>` (or
@@ -79,106 +95,11 @@ public final class PlistFileStore: LocalStore {
         }
         try self.init(
             root: StorageLocation.dataDirectory(namespace: namespace, environment: environment),
-            layout: layout,
-            format: format, durability: durability)
+            layout: layout, format: format, durability: durability)
     }
 
     /// The file a key's value lives in.
     public func fileURL<Value>(for key: StorageKey<Value>) -> URL {
-        storage.backend.fileURL(forName: key.name)
-    }
-
-    /// Stores `value` under `key` atomically.
-    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws {
-        try storage.save(value, for: key, expiry: expiry)
-    }
-
-    /// The value under `key`; `nil` if absent or expired (an expired value is removed).
-    public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
-        try storage.entry(for: key)?.value
-    }
-
-    /// The value under `key` with its expiry date.
-    public func entry<Value>(for key: StorageKey<Value>) throws -> StoredEntry<Value>? {
-        try storage.entry(for: key)
-    }
-
-    /// Removes the value under `key`.
-    public func remove<Value>(_ key: StorageKey<Value>) throws {
-        try storage.remove(key)
-    }
-
-    /// The value now, then every change.
-    public func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?> {
-        storage.changes(for: key)
-    }
-}
-
-/// Envelopes in files: one per key, or all in one table file.
-struct FileBlobs: BlobBackend {
-    let root: URL
-    let layout: PlistFileStore.Layout
-    let format: PropertyListSerialization.PropertyListFormat
-    let syncsDirectory: Bool
-
-    func fileURL(forName name: String) -> URL {
-        switch layout {
-        case .filePerKey: root.appendingPathComponent("\(name).plist")
-        case .singleFile(let table): root.appendingPathComponent("\(table).plist")
-        }
-    }
-
-    func readBlob(named name: String) throws -> Data? {
-        switch layout {
-        case .filePerKey: try AtomicFile.read(fileURL(forName: name))
-        case .singleFile: try readTable(fileURL(forName: name))[name]
-        }
-    }
-
-    func writeBlob(_ blob: Data, named name: String) throws {
-        let file = fileURL(forName: name)
-        switch layout {
-        case .filePerKey:
-            try AtomicFile.writeAtomically(blob, to: file, syncingDirectory: syncsDirectory)
-        case .singleFile:
-            var table = try readTable(file)
-            table[name] = blob
-            try writeTable(table, to: file)
-        }
-    }
-
-    func removeBlob(named name: String) throws {
-        let file = fileURL(forName: name)
-        switch layout {
-        case .filePerKey:
-            try AtomicFile.remove(file, syncingDirectory: syncsDirectory)
-        case .singleFile:
-            var table = try readTable(file)
-            guard table.removeValue(forKey: name) != nil else { return }
-            try writeTable(table, to: file)
-        }
-    }
-
-    func unreadableBlob(named name: String, underlying: any Error) throws -> StorageError {
-        // In a table file, the table itself parsed, so only this entry is bad; the file stays.
-        guard case .filePerKey = layout else { return .decodingFailed(key: name, underlying: underlying) }
-        let file = fileURL(forName: name)
-        return .corruptFile(file, quarantinedAt: try AtomicFile.quarantine(file), underlying: underlying)
-    }
-
-    private func readTable(_ file: URL) throws -> [String: Data] {
-        guard let data = try AtomicFile.read(file) else { return [:] }
-        do {
-            return try PropertyListDecoder().decode([String: Data].self, from: data)
-        } catch {
-            throw StorageError.corruptFile(
-                file, quarantinedAt: try AtomicFile.quarantine(file), underlying: error)
-        }
-    }
-
-    private func writeTable(_ table: [String: Data], to file: URL) throws {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = format
-        try AtomicFile.writeAtomically(try encoder.encode(table), to: file, syncingDirectory: syncsDirectory)
+        backend.file(for: key.name)
     }
 }

@@ -1,49 +1,88 @@
 import Foundation
+import SystemPackage
 
-/// What can go wrong when storing or loading. Every case names the key or file involved.
+/// What can go wrong when storing or loading. Every case names the key, file or folder involved.
 public enum StorageError: Error, CustomStringConvertible {
     /// The key's name breaks the rules of ``StorageKey``.
     case invalidKey(String, reason: InvalidKeyReason)
-    /// The file is not a readable property list. It was moved aside to `quarantinedAt` and kept;
-    /// the key now reads as absent.
-    case corruptFile(URL, quarantinedAt: URL, underlying: any Error)
-    /// The stored value does not decode as the key's type, with the same schema version. The
-    /// file is left in place.
-    case decodingFailed(key: String, underlying: any Error)
+    /// The expiry is not a point in time: `.seconds` of NaN or infinity, or such a date.
+    case invalidExpiry(Expiry, key: String)
+    /// What was stored could not be read. The file as it was is kept at `setAsideAt` — a name no
+    /// earlier set-aside copy has — and what it held reads as absent from now on; every other
+    /// value stays as it was. Saving again writes a fresh file.
+    case damaged(file: URL, setAsideAt: URL, reason: DamageReason)
     /// The value could not be encoded.
     case encodingFailed(key: String, underlying: any Error)
-    /// The value was stored with another schema version and the key has no migration for it.
-    case versionMismatch(key: String, stored: Int, expected: Int)
-    /// The key's migration threw.
-    case migrationFailed(key: String, from: Int, underlying: any Error)
     /// A raw value given to ``UserDefaultsStore`` is not a property list (Foundation would crash).
     case notAPropertyList(key: String, valueType: String)
-    /// A file operation failed; `errno` says why.
-    case fileSystem(operation: String, path: String, errno: Int32)
-    /// UserDefaults did not persist (its `synchronize()` returned false).
-    case notPersisted(suite: String)
+    /// A file operation failed, for the reason `errno` gives: a folder the process may not
+    /// enter, a file it may not read, a full disk. Nothing was set aside or changed.
+    case fileSystem(operation: String, path: String, errno: Errno)
+    /// Another process held the folder's lock for all of `waited`.
+    case lockTimeout(folder: String, waited: Duration)
 
     /// A message for a person.
     public var description: String {
         switch self {
         case .invalidKey(let name, let reason):
             "Invalid storage key '\(name)': \(reason)."
-        case .corruptFile(let file, let quarantine, let underlying):
-            "Corrupt storage file \(file.path): \(underlying). It was kept as \(quarantine.path)."
-        case .decodingFailed(let key, let underlying):
-            "The value stored for '\(key)' does not decode as the key's type: \(underlying)"
+        case .invalidExpiry(let expiry, let key):
+            // Not `\(expiry)`: Foundation traps describing a date of NaN seconds.
+            switch expiry {
+            case .never: "The expiry for '\(key)' is not a point in time."
+            case .seconds(let seconds):
+                "The expiry of \(seconds) seconds for '\(key)' is not a point in time."
+            case .date(let date):
+                "The expiry date of \(date.timeIntervalSince1970) seconds since 1970 for '\(key)' is not a point in time."
+            }
+        case .damaged(let file, let setAside, let reason):
+            "\(file.path) could not be read (\(reason)). It was kept as \(setAside.path)."
         case .encodingFailed(let key, let underlying):
             "The value for '\(key)' could not be encoded: \(underlying)"
-        case .versionMismatch(let key, let stored, let expected):
-            "'\(key)' was stored with schema version \(stored), the key expects \(expected) and has no migration."
-        case .migrationFailed(let key, let from, let underlying):
-            "Migrating '\(key)' from schema version \(from) failed: \(underlying)"
         case .notAPropertyList(let key, let valueType):
             "The value for '\(key)' (\(valueType)) is not a property list and cannot go in UserDefaults."
-        case .fileSystem(let operation, let path, let code):
-            "\(operation) failed for \(path): \(String(cString: strerror(code))) (errno \(code))."
-        case .notPersisted(let suite):
-            "UserDefaults suite '\(suite)' did not persist its changes."
+        case .fileSystem(let operation, let path, let errno):
+            "\(operation) failed for \(path): \(errno) (errno \(errno.rawValue))."
+        case .lockTimeout(let folder, let waited):
+            "Another process kept \(folder) locked for \(waited); nothing was changed."
+        }
+    }
+}
+
+/// Why stored bytes could not be read.
+public enum DamageReason: Sendable, CustomStringConvertible {
+    /// The bytes are not what the store writes: truncated, random or empty.
+    case unreadableBytes(underlying: any Error)
+    /// A folder or another non-file stands where the file should be.
+    case notAFile
+    /// The value under `key` is of another type than the key's.
+    case wrongType(key: String, underlying: any Error)
+    /// The value under `key` was stored with schema version `stored`, and the key, at `expected`,
+    /// has no migration for it: typically a newer version of the program wrote it.
+    case unknownVersion(key: String, stored: Int, expected: Int)
+    /// The key's migration from schema version `from` threw.
+    case migrationFailed(key: String, from: Int, underlying: any Error)
+    /// A ``JournaledStore``'s snapshot decoded but does not make a value (`init(snapshot:)` threw).
+    case inconsistentSnapshot(underlying: any Error)
+    /// These lines (counted from 1) of a ``JournaledStore``'s journal are not changes. The
+    /// journal's other changes were kept.
+    case journalLines([Int])
+
+    /// A phrase for error messages.
+    public var description: String {
+        switch self {
+        case .unreadableBytes(let underlying): "not a stored value: \(underlying)"
+        case .notAFile: "not a regular file"
+        case .wrongType(let key, let underlying):
+            "the value for '\(key)' is not of the key's type: \(underlying)"
+        case .unknownVersion(let key, let stored, let expected):
+            "'\(key)' was stored with schema version \(stored); the key reads \(expected) and has no migration"
+        case .migrationFailed(let key, let from, let underlying):
+            "migrating '\(key)' from schema version \(from) failed: \(underlying)"
+        case .inconsistentSnapshot(let underlying): "the snapshot is inconsistent: \(underlying)"
+        case .journalLines(let lines):
+            "journal line\(lines.count == 1 ? "" : "s") \(lines.map(String.init).joined(separator: ", ")) "
+                + "\(lines.count == 1 ? "is not a change" : "are not changes")"
         }
     }
 }

@@ -1,57 +1,55 @@
 import Foundation
 
-/// A ``LocalStore`` over a UserDefaults suite, for small settings.
+/// A ``LocalStore`` in a UserDefaults suite's file, for small settings.
 ///
-/// On Linux, UserDefaults writes `$XDG_CONFIG_HOME/<suite>.plist` — but only when
-/// `synchronize()` is called; it never saves on its own. This store synchronizes after every
-/// change and reports a failed save as ``StorageError/notPersisted(suite:)``. Values are stored
-/// as envelopes (with schema version and expiry) encoded to property-list `Data`, so no value can
-/// trip Foundation's `fatalError` for non-plist objects; the raw API
-/// ``setPropertyList(_:forKey:)`` checks its value first and throws
-/// ``StorageError/notAPropertyList(key:valueType:)`` instead.
-public final class UserDefaultsStore: LocalStore {
+/// On Linux, UserDefaults keeps a suite in `$XDG_CONFIG_HOME/<suite>.plist` (`~/.config` when
+/// unset), an XML property list, and rewrites it in place when it saves: a process killed
+/// during that write leaves an empty or torn file that UserDefaults then reads as an empty
+/// suite, without an error, and processes saving at once lose each other's keys. So this store
+/// reads and writes that file itself, as ``PlistFileStore`` writes one file for all keys: each
+/// change under a lock on the folder, written to a temporary file, `fsync`ed and renamed into
+/// place. Once `save` returns, the value survives the process being killed; with
+/// ``PlistFileStore/Durability/durable``, a power loss too. Processes writing different keys keep each
+/// other's values.
+///
+/// Values are envelopes (with schema version and expiry) encoded to property-list `Data`, in
+/// the same file UserDefaults reads, so the suite stays readable by `UserDefaults(suiteName:)`.
+/// A damaged suite file is set aside and reported (see ``PropertyListStore``), never read as
+/// empty. The raw API, ``setPropertyList(_:forKey:)``, checks its value first and throws
+/// ``StorageError/notAPropertyList(key:valueType:)`` where Foundation would crash.
+public final class UserDefaultsStore: PropertyListStore, @unchecked Sendable {
     /// The suite's name.
     public let suiteName: String
-    private let storage: EnvelopeStore<DefaultsBlobs>
+    /// The suite's file.
+    public let fileURL: URL
+    private let table: PropertyListTable
 
     /// Opens the suite `suiteName` (a valid key name, e.g. `TodoApp-Dog.profile`).
     ///
+    /// - Parameters:
+    ///   - durability: ``PlistFileStore/Durability/atomic`` (the default) or
+    ///     ``PlistFileStore/Durability/durable``.
+    ///   - lockTimeout: The longest a change waits for another process's change.
+    ///   - environment: Read for `XDG_CONFIG_HOME` and `HOME`.
+    ///   - clock: The time that expiry is measured against; tests pass their own.
     /// - Throws: ``StorageError/invalidKey(_:reason:)`` for a bad suite name.
-    public init(suiteName: String) throws {
+    public init(
+        suiteName: String, durability: PlistFileStore.Durability = .atomic,
+        lockTimeout: Duration = .seconds(5),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) throws {
         if let reason = StorageKeyRules.problem(with: suiteName) {
             throw StorageError.invalidKey(suiteName, reason: reason)
         }
-        guard let defaults = UserDefaults(suiteName: suiteName) else {
-            throw StorageError.invalidKey(suiteName, reason: .invalidCharacter("?"))
-        }
+        let folder = StorageLocation.configDirectory(environment: environment)
         self.suiteName = suiteName
-        storage = EnvelopeStore(
-            backend: DefaultsBlobs(defaults: defaults, suiteName: suiteName), format: .binary)
-    }
-
-    /// Stores `value` under `key` and persists the suite.
-    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws {
-        try storage.save(value, for: key, expiry: expiry)
-    }
-
-    /// The value under `key`; `nil` if absent or expired.
-    public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
-        try storage.entry(for: key)?.value
-    }
-
-    /// The value under `key` with its expiry date.
-    public func entry<Value>(for key: StorageKey<Value>) throws -> StoredEntry<Value>? {
-        try storage.entry(for: key)
-    }
-
-    /// Removes the value under `key` and persists the suite.
-    public func remove<Value>(_ key: StorageKey<Value>) throws {
-        try storage.remove(key)
-    }
-
-    /// The value now, then every change.
-    public func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?> {
-        storage.changes(for: key)
+        fileURL = folder.appendingPathComponent("\(suiteName).plist", isDirectory: false)
+        table = PropertyListTable(
+            url: fileURL, format: .xml, syncsDirectory: durability == .durable,
+            lock: FolderLock(folder: folder, timeout: lockTimeout))
+        try FileIO.createDirectory(folder)
+        try super.init(backend: table, format: .binary, clock: clock)
     }
 
     /// Stores a raw property-list value (a `String`, number, `Date`, `Data`, or an array or
@@ -65,43 +63,11 @@ public final class UserDefaultsStore: LocalStore {
         guard PropertyListSerialization.propertyList(value, isValidFor: .binary) else {
             throw StorageError.notAPropertyList(key: key, valueType: String(describing: type(of: value)))
         }
-        try storage.withLock {
-            storage.backend.defaults.set(value, forKey: key)
-            try storage.backend.persist()
-        }
+        try withLock { try table.setRawValue(value, named: key) }
     }
 
-    /// A raw property-list value stored with ``setPropertyList(_:forKey:)``.
-    public func propertyList(forKey key: String) -> Any? {
-        storage.withLock { storage.backend.defaults.object(forKey: key) }
-    }
-}
-
-/// Envelopes as `Data` values in a UserDefaults suite, synchronized after every change.
-struct DefaultsBlobs: BlobBackend, @unchecked Sendable {
-    // @unchecked: UserDefaults is documented as thread-safe, and is only used under the store's lock.
-    let defaults: UserDefaults
-    let suiteName: String
-
-    func readBlob(named name: String) throws -> Data? {
-        defaults.data(forKey: name)
-    }
-
-    func writeBlob(_ blob: Data, named name: String) throws {
-        defaults.set(blob, forKey: name)
-        try persist()
-    }
-
-    func removeBlob(named name: String) throws {
-        defaults.removeObject(forKey: name)
-        try persist()
-    }
-
-    func unreadableBlob(named name: String, underlying: any Error) throws -> StorageError {
-        .decodingFailed(key: name, underlying: underlying)
-    }
-
-    func persist() throws {
-        guard defaults.synchronize() else { throw StorageError.notPersisted(suite: suiteName) }
+    /// A raw property-list value stored with ``setPropertyList(_:forKey:)`` or by UserDefaults.
+    public func propertyList(forKey key: String) throws -> Any? {
+        try withLock { try table.rawValue(named: key) }
     }
 }

@@ -1,14 +1,6 @@
 import Foundation
 import LocalProvider
-import Synchronization
 import Testing
-
-/// A clock the test moves by hand.
-final class ManualClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
 
 @Suite("MemoryCache")
 struct MemoryCacheTests {
@@ -47,6 +39,24 @@ struct MemoryCacheTests {
         #expect(cache.count == 2)
         cache.setValue("b2", forKey: "b", cost: 1)  // replacing adjusts the cost
         #expect(cache.totalCost == 5)
+    }
+
+    @Test("a negative cost counts as 0 and cannot make room beyond the limit")
+    func negativeCost() {
+        let cache = MemoryCache<String, String>(totalCostLimit: 10)
+        cache.setValue("minus", forKey: "minus", cost: -100)
+        for key in ["a", "b", "c"] { cache.setValue(key, forKey: key, cost: 4) }
+        #expect(cache.totalCost <= 10)
+        #expect(cache.keysByRecency == ["c", "b"], "evicted oldest first, the free entry too")
+    }
+
+    @Test("a NaN expiry stores nothing rather than a value that expires at once or never")
+    func nanExpiry() {
+        let cache = MemoryCache<String, Int>()
+        cache.setValue(1, forKey: "a")
+        cache.setValue(2, forKey: "a", expiry: .seconds(.nan))
+        #expect(cache.value(forKey: "a") == nil)
+        #expect(cache.count == 0)
     }
 
     @Test("never returns an expired entry")
@@ -112,21 +122,61 @@ struct LayeredStoreTests {
     }
 
     @Test("honours expiry on read in both layers (hyperoslo/Cache #281 does not)")
-    func expiryOnRead() async throws {
+    func expiryOnRead() throws {
         let folder = try TemporaryFolder()
-        let disk = try PlistFileStore(root: folder.url)
-        let store = LayeredStore(memory: MemoryStore(countLimit: 10), disk: disk)
+        let clock = ManualClock()
+        let disk = try PlistFileStore(root: folder.url, clock: clock.function)
+        let store = LayeredStore(
+            memory: MemoryStore(countLimit: 10, clock: clock.function), disk: disk, clock: clock.function)
         let key = StorageKey<String>("token")
-        // Lifetimes of a second, so a stalled CI machine cannot expire a value before the first read.
-        try store.save("secret", for: key, expiry: .seconds(1))
+        try store.save("secret", for: key, expiry: .seconds(10))
         #expect(try store.load(key) == "secret")
-        try await Task.sleep(for: .milliseconds(1_200))
+        clock.advance(by: 11)
         #expect(try store.load(key) == nil)
 
         // A value read from disk is cached only until its own expiry.
-        try disk.save("short", for: key, expiry: .seconds(1))
+        try disk.save("short", for: key, expiry: .seconds(10))
         #expect(try store.load(key) == "short")
-        try await Task.sleep(for: .milliseconds(1_200))
+        clock.advance(by: 11)
         #expect(try store.load(key) == nil)
+    }
+
+    @Test("a value read from disk stays in memory for the memory lifetime, then the disk is asked again")
+    func memoryLifetime() throws {
+        let folder = try TemporaryFolder()
+        let clock = ManualClock()
+        let disk = try PlistFileStore(root: folder.url, clock: clock.function)
+        let store = LayeredStore(
+            memory: MemoryStore(countLimit: 10, clock: clock.function), disk: disk, memoryLifetime: 60,
+            clock: clock.function)
+        let key = StorageKey<String>("name")
+        try disk.save("Rex", for: key)
+        #expect(try store.load(key) == "Rex")
+        try disk.save("Tom", for: key)  // behind the layered store's back
+        clock.advance(by: 59)
+        #expect(try store.load(key) == "Rex")
+        clock.advance(by: 2)
+        #expect(try store.load(key) == "Tom")
+    }
+
+    @Test("an expiry that is not a point in time is refused, in memory and on disk")
+    func invalidExpiry() throws {
+        let folder = try TemporaryFolder()
+        let key = StorageKey<String>("token")
+        // Swift Testing would describe a date of NaN seconds, on which Foundation traps: the
+        // expiries stay out of its expressions.
+        let expiries = [Expiry.seconds(.nan), .seconds(.infinity), .date(Date(timeIntervalSince1970: .nan))]
+        for store in [MemoryStore() as any LocalStore, try PlistFileStore(root: folder.url)] {
+            for expiry in expiries {
+                var refusedKey: String?
+                do {
+                    try store.save("x", for: key, expiry: expiry)
+                } catch StorageError.invalidExpiry(_, let key) {
+                    refusedKey = key
+                }
+                #expect(refusedKey == "token")
+            }
+            #expect(try store.load(key) == nil, "nothing was stored")
+        }
     }
 }

@@ -57,57 +57,64 @@ struct PlistFileStoreTests {
         #expect(try permissions(of: root.appendingPathComponent("one.plist")) == 0o600)
     }
 
-    @Test("moves a corrupt file aside, keeps it, names it in the error, then reads as absent")
-    func quarantinesCorruptFile() throws {
+    @Test("sets a corrupt file aside under a name of its own, names it in the error, then reads as absent")
+    func setsCorruptFileAside() throws {
         let folder = try TemporaryFolder()
         let store = try PlistFileStore(root: folder.url)
         let garbage = Data("<?xml version=\"1.0\"?><plist><dict><key>vers".utf8)
         try garbage.write(to: folder.file("todos.plist"))
 
         let error = try #require(throws: StorageError.self) { try store.load(Self.todos) }
-        guard case .corruptFile(let file, let quarantine, _) = error else {
-            Issue.record("expected corruptFile, got \(error)")
+        guard case .damaged(let file, let aside, .unreadableBytes) = error else {
+            Issue.record("expected damaged(unreadableBytes), got \(error)")
             return
         }
         #expect(file.lastPathComponent == "todos.plist")
-        #expect(error.description.contains("todos.plist"))
-        #expect(try Data(contentsOf: quarantine) == garbage, "the corrupt bytes are kept, not lost")
+        #expect(error.description.contains("todos.plist") && error.description.contains(aside.path))
+        #expect(try Data(contentsOf: aside) == garbage, "the corrupt bytes are kept, not lost")
         #expect(try store.load(Self.todos) == nil)
 
-        // A second corruption gets a new name; the first quarantined copy is not overwritten.
+        // A second corruption in the same second gets a new name; the first copy is kept.
         try Data("second".utf8).write(to: folder.file("todos.plist"))
         let second = try #require(throws: StorageError.self) { try store.load(Self.todos) }
-        guard case .corruptFile(_, let secondQuarantine, _) = second else { return }
-        #expect(secondQuarantine != quarantine)
-        #expect(try Data(contentsOf: quarantine) == garbage)
-        #expect(try Data(contentsOf: secondQuarantine) == Data("second".utf8))
+        guard case .damaged(_, let secondAside, _) = second else { return }
+        #expect(secondAside != aside)
+        #expect(try Data(contentsOf: aside) == garbage)
+        #expect(try Data(contentsOf: secondAside) == Data("second".utf8))
 
         // The store writes fine afterwards.
         try store.save([Todo(id: 3, title: "again")], for: Self.todos)
         #expect(try store.load(Self.todos)?.count == 1)
     }
 
-    @Test("a value of another type is a decoding error, and the file is left alone")
+    @Test("a value of another type is set aside, so that the next save cannot write over it")
     func typeMismatch() throws {
         let folder = try TemporaryFolder()
         let store = try PlistFileStore(root: folder.url)
         try store.save("not a list", for: StorageKey<String>("todos"))
         let before = try Data(contentsOf: folder.file("todos.plist"))
-        #expect(throws: StorageError.self) { try store.load(Self.todos) }
-        #expect(try Data(contentsOf: folder.file("todos.plist")) == before)
+        let error = try #require(throws: StorageError.self) { try store.load(Self.todos) }
+        guard case .damaged(_, let aside, .wrongType(key: "todos", _)) = error else {
+            Issue.record("expected damaged(wrongType), got \(error)")
+            return
+        }
+        try store.save([Todo(id: 1, title: "new")], for: Self.todos)
+        #expect(try Data(contentsOf: aside) == before)
     }
 
     @Test("honours expiry on read and drops the expired file")
     func expiry() throws {
         let folder = try TemporaryFolder()
-        let store = try PlistFileStore(root: folder.url)
-        try store.save("old", for: StorageKey<String>("stale"), expiry: .date(Date().addingTimeInterval(-1)))
+        let clock = ManualClock()
+        let store = try PlistFileStore(root: folder.url, clock: clock.function)
+        try store.save("old", for: StorageKey<String>("stale"), expiry: .seconds(10))
         try store.save("fresh", for: StorageKey<String>("fresh"), expiry: .seconds(3_600))
+        clock.advance(by: 11)
         #expect(try store.load(StorageKey<String>("stale")) == nil)
         #expect(!folder.fileNames.contains("stale.plist"))
         #expect(try store.load(StorageKey<String>("fresh")) == "fresh")
         let entry = try store.entry(for: StorageKey<String>("fresh"))
-        #expect(entry?.expiresAt.map { $0 > Date() } == true)
+        #expect(entry?.expiresAt == clock.now.addingTimeInterval(3_589))
     }
 
     @Test("migrates a value stored with an older schema version")
@@ -125,15 +132,21 @@ struct PlistFileStoreTests {
 
         let noMigration = StorageKey<[Todo]>("todos", version: 2)
         let error = try #require(throws: StorageError.self) { try store.load(noMigration) }
-        guard case .versionMismatch(let key, let stored, let expected) = error else {
-            Issue.record("expected versionMismatch, got \(error)")
+        guard case .damaged(_, let aside, .unknownVersion(let key, let stored, let expected)) = error else {
+            Issue.record("expected damaged(unknownVersion), got \(error)")
             return
         }
         #expect((key, stored, expected) == ("todos", 1, 2))
 
         struct Refused: Error {}
+        try FileManager.default.moveItem(at: aside, to: folder.file("todos.plist"))
         let failing = StorageKey<[Todo]>("todos", version: 2) { _, _ in throw Refused() }
-        #expect(throws: StorageError.self) { try store.load(failing) }
+        let failed = try #require(throws: StorageError.self) { try store.load(failing) }
+        guard case .damaged(_, _, .migrationFailed(key: "todos", from: 1, underlying: is Refused)) = failed
+        else {
+            Issue.record("expected damaged(migrationFailed), got \(failed)")
+            return
+        }
     }
 
     @Test("100 concurrent writers on one key leave one whole value and no stray files")

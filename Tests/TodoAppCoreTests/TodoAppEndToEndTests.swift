@@ -74,7 +74,7 @@ struct TodoAppEndToEndTests {
                 atPath: home.url.appendingPathComponent("config/TodoApp-Dog.profile.plist").path))
         #expect(
             FileManager.default.fileExists(
-                atPath: home.url.appendingPathComponent("data/TodoApp-Dog/todos.journal").path))
+                atPath: home.url.appendingPathComponent("data/TodoApp-Dog/todo-list.journal").path))
     }
 
     @Test(
@@ -103,7 +103,7 @@ struct TodoAppEndToEndTests {
         #expect(!run.output.contains("s3cret-key") && !run.errors.contains("s3cret-key"))
         #expect(
             FileManager.default.fileExists(
-                atPath: home.url.appendingPathComponent("data/TodoApp-Cat/todos.journal").path))
+                atPath: home.url.appendingPathComponent("data/TodoApp-Cat/todo-list.journal").path))
 
         app.environment["CAT_API_KEY"] = nil
         let keyless = try await app.run(["tab profile", "quit"])

@@ -128,10 +128,7 @@ private struct AppUnderTest {
     func resetData(todoCount: Int) throws {
         let folder = home.appendingPathComponent("data/TodoApp-Dog")
         let todos = (0..<todoCount).map { Todo(title: "Todo number \($0)", isDone: $0 % 3 == 0) }
-        let repository = StoredTodoRepository(
-            store: try PlistFileStore(root: folder, format: .binary),
-            journal: folder.appendingPathComponent("todos.journal"))
-        try repository.compact(todos)
+        try StoredTodoRepository(folder: folder).replace(with: todos)
     }
 
     func runToEnd(arguments: [String]) async throws {

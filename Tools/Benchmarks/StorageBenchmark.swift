@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import LocalProvider
 
-/// `bench storage`: PlistFileStore against raw `PropertyListEncoder` + `Data.write(.atomic)`.
+/// `bench storage`: PlistFileStore against raw `PropertyListEncoder` + `Data.write(.atomic)`, and
+/// the todo store's append and fold against `write` + `fsync` of the same bytes.
 struct StorageBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storage",
@@ -12,6 +13,9 @@ struct StorageBenchmark: ParsableCommand {
 
     @Option(help: "Records.")
     var records = 10_000
+
+    @Option(help: "Todos appended one by one to the journaled store.")
+    var appends = 200
 
     @Option(help: "Repetitions; the median is reported.")
     var repetitions = 3
@@ -100,8 +104,24 @@ struct StorageBenchmark: ParsableCommand {
         report("one file per key, save + load", perKey)
         print("\nThe store keeps its guarantees throughout: temp file + fsync + rename, 0600 files, a schema")
         print(
-            "version and expiry in every value, quarantine of corrupt files. `.durable` also fsyncs the folder."
+            "version and expiry in every value, damaged files set aside. `.durable` also fsyncs the folder."
         )
+
+        let journal = try JournalComparison.measure(
+            records: records, appends: appends, repetitions: repetitions, scratch: scratch)
+        print(
+            "\nThe todo store (JournaledStore), against write + fsync of the very bytes it wrote:\n"
+                + "                                  raw           JournaledStore")
+        print(
+            "append one todo (of \(appends))".padding(toLength: 34, withPad: " ", startingAt: 0)
+                + "\(Measurement.milliseconds(journal.appendRaw))   "
+                + "\(Measurement.milliseconds(journal.appendStore)) \(Measurement.ratio(journal.appendRatio))"
+        )
+        print(
+            "fold \(Measurement.grouped(Double(records))) todos".padding(
+                toLength: 34, withPad: " ", startingAt: 0)
+                + "\(Measurement.milliseconds(journal.foldRaw))   "
+                + "\(Measurement.milliseconds(journal.foldStore)) \(Measurement.ratio(journal.foldRatio))")
     }
 
     /// Medians of the three timings and of the two per-repetition ratios.

@@ -1,83 +1,95 @@
 import Domain
 import Foundation
 import LocalProvider
-import Synchronization
 
-/// The todos as a snapshot in a ``LocalStore`` plus a journal of the changes since.
+/// The todos in a ``JournaledStore``: `todo-list.snapshot` and `todo-list.journal` in the app's
+/// data folder.
 ///
-/// Each change is one fsynced line appended to the journal, so a toggle costs the same with 10
-/// todos as with 10,000, and once ``record(_:todos:)`` returns the change survives a kill.
-/// After ``compactionThreshold`` changes the whole list is written as a new snapshot (through
-/// LocalProvider: atomically, durably with a durable store) and the journal starts again.
-/// Loading replays the journal over the snapshot; changes replay idempotently, so a crash
-/// between the snapshot and the journal's removal loses and doubles nothing.
+/// Each change is one fsynced journal line, so a toggle costs the same with 10 todos as with
+/// 10,000, and once ``record(_:todos:)`` returns the change survives a kill and a power loss.
+/// Every ``foldThreshold`` changes the list is written whole as a new snapshot. The store keeps
+/// the list as the files hold it, and folds that — never the caller's list, which may have
+/// started empty because the files could not be read.
 ///
-/// A corrupt snapshot is set aside by LocalProvider, and a corrupt journal line sets the journal
-/// aside; either is reported as ``RepositoryError/unreadable(reason:)``.
+/// Damage is set aside, never built over: when part of what was stored cannot be read, that
+/// part is moved aside and ``loadTodos()`` throws ``RepositoryError/unreadable(reason:)`` naming
+/// the file and the copy; loading again gives everything still readable, and every change
+/// recorded meanwhile is kept. When the files cannot be read at all (no permission), loading
+/// throws and nothing is written until it succeeds.
+///
+/// Todos stored by the first releases (`todos.plist` and `todos.journal`) are moved into the
+/// store on the first load.
 public final class StoredTodoRepository: TodoRepository {
-    private let snapshot: StoredValue<TodoSnapshot>
-    private let journal: TodoJournal
-    /// Changes in the journal before the list is written whole again.
-    public let compactionThreshold: Int
-    private let journaled = Mutex(0)
+    private let store: JournaledStore<TodoItems>
+    private let legacy: LegacyTodoFiles
 
-    /// Todos kept in `store` (the snapshot) and in the journal file `journal`.
-    public init(store: any LocalStore, journal: URL, compactionThreshold: Int = 256) {
-        snapshot = StoredValue(store: store, key: TodoSnapshot.key, empty: TodoSnapshot([]))
-        self.journal = TodoJournal(url: journal)
-        self.compactionThreshold = max(1, compactionThreshold)
+    /// Todos kept in `folder`.
+    ///
+    /// - Parameter foldThreshold: Changes journaled before the list is written whole again.
+    public init(folder: URL, foldThreshold: Int = 256) {
+        store = JournaledStore(folder: folder, name: "todo-list", foldThreshold: foldThreshold)
+        legacy = LegacyTodoFiles(folder: folder)
     }
+
+    /// The snapshot file.
+    public var snapshotURL: URL { store.snapshotURL }
+    /// The journal file.
+    public var journalURL: URL { store.journalURL }
 
     /// The snapshot with the journal's changes applied.
+    ///
+    /// - Throws: ``RepositoryError/unreadable(reason:)`` when something was damaged and set aside
+    ///   (load again for the rest), or when the files cannot be read.
     public func loadTodos() throws(RepositoryError) -> [Todo] {
-        let stored = try snapshot.load()
-        guard var todos = stored.todos else {
-            throw .unreadable(reason: "\(TodoSnapshotError.misalignedColumns)")
-        }
-        let changes: [TodoChange]
         do {
-            changes = try journal.read()
-        } catch {
-            let aside = journal.setAside()
-            throw .unreadable(reason: "the journal's \(error); moved to \(aside.path)")
-        }
-        for change in changes { change.apply(to: &todos) }
-        journaled.withLock { $0 = changes.count }
-        if stored.isMigrated { try compact(todos) }
-        return todos
-    }
-
-    /// Appends `change` to the journal; every ``compactionThreshold`` changes, or when the
-    /// journal cannot be written, writes `todos` as the new snapshot instead.
-    public func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError) {
-        let count = journaled.withLock { count in
-            count += 1
-            return count
-        }
-        if count >= compactionThreshold {
-            try compact(todos)
-            return
-        }
-        do {
-            try journal.append(change)
-        } catch {
-            // The journal would miss this change; the whole list written whole does not.
-            do throws(RepositoryError) {
-                try compact(todos)
-            } catch {
-                throw .unwritable(reason: "\(error)")
+            var setAside = try importLegacyFiles()
+            let loaded = try store.load()
+            setAside += loaded.setAside.map { "\($0)" }
+            guard setAside.isEmpty else {
+                throw RepositoryError.unreadable(reason: setAside.joined(separator: " "))
             }
+            return loaded.value.todos
+        } catch let error as RepositoryError {
+            throw error
+        } catch {
+            throw .unreadable(reason: "\(error)")
         }
     }
 
-    /// Writes `todos` as the snapshot and empties the journal.
-    public func compact(_ todos: [Todo]) throws(RepositoryError) {
-        try snapshot.save(TodoSnapshot(todos))
+    /// Appends `change` to the journal. `todos` is not used: the store applies the change to the
+    /// list it keeps itself.
+    public func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError) {
         do {
-            try journal.remove()
+            try store.append(change)
         } catch {
             throw .unwritable(reason: "\(error)")
         }
-        journaled.withLock { $0 = 0 }
+    }
+
+    /// Replaces every stored todo with `todos`, written whole.
+    public func replace(with todos: [Todo]) throws(RepositoryError) {
+        do {
+            try store.replace(with: TodoItems(todos))
+        } catch {
+            throw .unwritable(reason: "\(error)")
+        }
+    }
+
+    /// Moves the first releases' todos into `store`, once: only while the store has no files.
+    /// Returns what could not be read of them.
+    private func importLegacyFiles() throws -> [String] {
+        guard legacy.exist else { return [] }
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: store.snapshotURL.path)
+            || fileManager.fileExists(atPath: store.journalURL.path)
+        {
+            // Imported before, and the old files' removal was cut short.
+            try legacy.remove()
+            return []
+        }
+        let (todos, setAside) = try legacy.read()
+        try store.replace(with: TodoItems(todos))
+        try legacy.remove()
+        return setAside
     }
 }

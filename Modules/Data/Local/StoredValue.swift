@@ -11,8 +11,6 @@ struct StoredValue<Value: Codable & Sendable>: Sendable {
     func load() throws(RepositoryError) -> Value {
         do {
             return try store.load(key) ?? empty
-        } catch StorageError.corruptFile(_, let quarantinedAt, _) {
-            throw .unreadable(reason: "moved to \(quarantinedAt.path)")
         } catch {
             throw .unreadable(reason: "\(error)")
         }

@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import LocalProvider
 
-/// The todos as LocalProvider stores them: column by column, each column one `Data`.
+/// The todos as their snapshot stores them: column by column, each column one `Data`.
 ///
 /// `PropertyListDecoder` looks up generic metadata for every element it decodes: 10,000 todos
 /// as dictionaries took 70% of a 140 ms cold start (`perf record` of the release TodoAppDog),
@@ -19,13 +19,6 @@ struct TodoSnapshot: Codable, Sendable {
     var doneFlags = Data()
     /// Each todo's `createdAt` as seconds since 2001, a Float64's bits.
     var createdAt = Data()
-    /// Whether this was read from an older version; not stored. The repository writes such a
-    /// snapshot again, so that the migration runs once.
-    var isMigrated = false
-
-    private enum CodingKeys: String, CodingKey {
-        case ids, titles, titleLengths, doneFlags, createdAt
-    }
 
     init(_ todos: [Todo]) {
         ids.reserveCapacity(todos.count * 16)
@@ -76,14 +69,6 @@ struct TodoSnapshot: Codable, Sendable {
         for byte in bytes[offset..<offset + MemoryLayout<T>.size].reversed() { value = value << 8 | T(byte) }
         return value
     }
-
-    /// The key: version 2 is this layout; version 1 stored `[Todo]` and is migrated on read.
-    static let key = StorageKey<TodoSnapshot>("todos", version: 2) { storedVersion, data in
-        guard storedVersion == 1 else { throw TodoSnapshotError.unknownVersion(storedVersion) }
-        var snapshot = TodoSnapshot(try PropertyListDecoder().decode([Todo].self, from: data))
-        snapshot.isMigrated = true
-        return snapshot
-    }
 }
 
 /// Why a stored snapshot could not be read.
@@ -97,4 +82,23 @@ enum TodoSnapshotError: Error, CustomStringConvertible {
         case .misalignedColumns: "the todos' columns do not line up"
         }
     }
+}
+
+/// The todos as a ``JournaledStore`` keeps them: a snapshot of columns plus a journal of
+/// ``TodoChange``s.
+struct TodoItems: Journaled {
+    var todos: [Todo]
+
+    init() { todos = [] }
+
+    init(_ todos: [Todo]) { self.todos = todos }
+
+    init(snapshot: TodoSnapshot) throws {
+        guard let todos = snapshot.todos else { throw TodoSnapshotError.misalignedColumns }
+        self.todos = todos
+    }
+
+    var snapshot: TodoSnapshot { TodoSnapshot(todos) }
+
+    mutating func apply(_ change: TodoChange) { change.apply(to: &todos) }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// changed: with 10,000 todos, rewriting them all on every toggle is what makes a command slow.
 public protocol TodoRepository: Sendable {
     /// Every todo, in the order kept; empty when nothing was saved yet.
+    ///
+    /// - Throws: ``RepositoryError/unreadable(reason:)`` when something stored could not be
+    ///   read; a store sets it aside first, so that loading again gives what is still readable.
     func loadTodos() throws(RepositoryError) -> [Todo]
     /// Records `change`, durably: once this returns, the change survives a kill. `todos` is the
     /// whole list after the change, for stores that keep snapshots.

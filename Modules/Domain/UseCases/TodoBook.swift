@@ -13,8 +13,9 @@ public final class TodoBook {
     private let repository: any TodoRepository
     private let clock: @Sendable () -> Date
 
-    /// Opens the book over `repository`. When what was stored cannot be read, the book starts
-    /// empty and ``loadError`` says why.
+    /// Opens the book over `repository`. When part of what was stored cannot be read,
+    /// ``loadError`` says why and the book starts with what is still readable (empty when
+    /// nothing is).
     public init(repository: any TodoRepository, clock: @escaping @Sendable () -> Date = Date.init) {
         self.repository = repository
         self.clock = clock
@@ -22,8 +23,10 @@ public final class TodoBook {
             list = TodoList(try repository.loadTodos())
             loadError = nil
         } catch {
-            list = TodoList()
             loadError = error
+            // The repository set aside what it could not read; the rest loads now. If even that
+            // fails, `loadError` already says why.
+            list = TodoList((try? repository.loadTodos()) ?? [])
         }
     }
 

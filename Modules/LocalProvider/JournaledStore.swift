@@ -1,0 +1,405 @@
+import Foundation
+import Synchronization
+import SystemPackage
+
+/// A large value that changes a little at a time, kept as a snapshot plus a journal of the
+/// changes since: `<folder>/<name>.snapshot` and `<folder>/<name>.journal`.
+///
+/// Appending a change writes one line to the journal and `fsync`s it, so a change costs the same
+/// with ten elements as with ten thousand. Every ``foldThreshold`` changes, the value is written
+/// whole as a new snapshot and the journal starts again. Opening reads the snapshot and applies
+/// the journal's changes after it.
+///
+/// ```swift
+/// let store = try JournaledStore<Shelf>(folder: dataFolder, name: "shelf")
+/// let loaded = try store.load()          // loaded.value; loaded.setAside says what was damaged
+/// try store.append(.added(book))         // on the disk once this returns
+/// ```
+///
+/// What it guarantees:
+/// - **A change that `append` acknowledged survives** the process being killed at any moment,
+///   a fold included, and a power loss: the line is `fsync`ed before `append` returns, and a
+///   fold makes its snapshot durable before it replaces the journal.
+/// - **A cut-short write is never mistaken for a change.** A line counts only once its newline
+///   is written; a torn tail (after a kill, or a full disk) was never acknowledged and is cut
+///   off before the next append, which would otherwise be glued to it.
+/// - **Damage is set aside, never built over.** A snapshot that cannot be used (not a property
+///   list, another type, a schema version without a migration, a value that
+///   ``Journaled/init(snapshot:)`` refuses, a folder in its place) is moved aside; journal lines
+///   that are not changes are reported and the journal is kept aside as it was. Everything
+///   still readable is loaded and kept; the store folds only what it has read. A file it cannot
+///   open (no permission) is an error, and then the store writes nothing until a load succeeds.
+/// - **Processes sharing the folder** keep each other's changes: each append and fold is made
+///   under a lock on the folder, after reading what other processes appended or folded since.
+///   A store's ``value`` shows their changes from its next append, fold or load.
+public final class JournaledStore<Value: Journaled>: Sendable {
+    /// The folder the two files live in.
+    public let folder: URL
+    /// The files' base name.
+    public let name: String
+    /// Changes appended before the value is written whole again.
+    public let foldThreshold: Int
+    private let key: StorageKey<Value.Snapshot>
+    private let lock: FolderLock
+    private let codec = EnvelopeCodec(format: .binary)
+    private let state = Mutex<State?>(nil)
+
+    /// What the store holds once loaded, and how it matches the files.
+    private struct State {
+        var value: Value
+        /// The sequence number of the last change applied to `value`.
+        var sequence: Int
+        /// The sequence number of the last change the snapshot file holds.
+        var snapshotSequence: Int
+        /// The journal, open for appending; `nil` while there is no journal file.
+        var journal: FileDescriptor?
+        var journalIdentity: FileIdentity?
+        /// The journal's bytes that this state has read or written: whole lines only.
+        var journalLength: Int64
+        var journalLines: Int
+    }
+
+    /// What ``load()`` read.
+    public struct Loaded: Sendable {
+        /// The value: the snapshot with the journal's changes applied, or what of them was
+        /// readable.
+        public var value: Value
+        /// What was damaged and set aside while loading, each a
+        /// ``StorageError/damaged(file:setAsideAt:reason:)`` that names the copy; empty when all
+        /// was read.
+        public var setAside: [StorageError]
+    }
+
+    /// A store of `<folder>/<name>.snapshot` and `<folder>/<name>.journal`. Nothing is read
+    /// until ``load()``; the name is checked then, as a ``StorageKey``'s is when it is used.
+    ///
+    /// - Parameters:
+    ///   - folder: Created (0700) when the store first loads or writes.
+    ///   - name: The files' base name, a valid ``StorageKey`` name.
+    ///   - snapshotVersion: The schema version of `Value.Snapshot`; bump it when its shape
+    ///     changes.
+    ///   - migrate: Reads a snapshot stored with an older version, as a ``StorageKey``'s
+    ///     migration does.
+    ///   - foldThreshold: Changes appended before the value is written whole again.
+    ///   - lockTimeout: The longest a change waits for another process's change.
+    public init(
+        folder: URL, name: String, snapshotVersion: Int = 1,
+        migrate: StorageKey<Value.Snapshot>.Migration? = nil, foldThreshold: Int = 256,
+        lockTimeout: Duration = .seconds(5)
+    ) {
+        key = StorageKey(name, version: snapshotVersion, migrate: migrate)
+        self.folder = folder
+        self.name = name
+        self.foldThreshold = max(1, foldThreshold)
+        lock = FolderLock(folder: folder, timeout: lockTimeout)
+    }
+
+    deinit {
+        state.withLock { state in
+            // Every line in it was fsynced when it was appended; nothing is left to lose.
+            if let journal = state?.journal { try? journal.close() }
+        }
+    }
+
+    /// The snapshot file.
+    public var snapshotURL: URL { folder.appendingPathComponent("\(name).snapshot", isDirectory: false) }
+    /// The journal file.
+    public var journalURL: URL { folder.appendingPathComponent("\(name).journal", isDirectory: false) }
+
+    /// The value as this store last read or wrote it; `nil` before a load succeeded.
+    public var value: Value? { state.withLock { $0?.value } }
+
+    /// Reads the files: the snapshot, then the journal's changes after it. What is damaged is set
+    /// aside and listed in ``Loaded/setAside``; what is readable is loaded. Removes the
+    /// temporary files of killed writers.
+    ///
+    /// - Throws: ``StorageError/fileSystem(operation:path:errno:)`` when a file cannot be opened
+    ///   or read (nothing is set aside then, and the store stays unloaded),
+    ///   ``StorageError/lockTimeout(folder:waited:)``, or ``StorageError/invalidKey(_:reason:)``
+    ///   for a name that breaks ``StorageKey``'s rules.
+    public func load() throws -> Loaded {
+        try key.validate()
+        try FileIO.createDirectory(folder)
+        return try state.withLock { stored in
+            try lock.withLock {
+                try AtomicFile.removeTemporaryFiles(in: folder) { [snapshotURL, journalURL] in
+                    $0 == snapshotURL.lastPathComponent || $0 == journalURL.lastPathComponent
+                }
+                var setAside: [StorageError] = []
+                try reload(&stored, settingAsideInto: &setAside)
+                guard let loaded = stored else { preconditionFailure("reload leaves a state or throws") }
+                return Loaded(value: loaded.value, setAside: setAside)
+            }
+        }
+    }
+
+    /// Appends `change` and applies it to ``value``; once this returns, the change survives a
+    /// kill and a power loss. Every ``foldThreshold`` changes, also folds.
+    ///
+    /// Loads first when the store is not loaded, and reads first what other processes wrote.
+    ///
+    /// - Throws: What writing failed with — the change was not made, in memory or on the disk —
+    ///   or a ``StorageError/damaged(file:setAsideAt:reason:)`` found while reading first: it was
+    ///   set aside, the change was not made, and appending again works.
+    public func append(_ change: Value.Change) throws {
+        try withCurrentState { state in
+            try write(change, to: &state)
+            guard state.sequence - state.snapshotSequence >= foldThreshold else { return }
+            do {
+                try fold(&state)
+            } catch {
+                // The change is safe in the journal; the fold is tried again at the next append,
+                // and until then the journal grows.
+            }
+        }
+    }
+
+    /// Writes the value whole as the snapshot and empties the journal.
+    ///
+    /// - Throws: As ``append(_:)``.
+    public func fold() throws {
+        try withCurrentState { try fold(&$0) }
+    }
+
+    /// Replaces the whole value with `value` and folds: for importing data kept another way.
+    ///
+    /// - Throws: As ``append(_:)``.
+    public func replace(with value: Value) throws {
+        try withCurrentState { state in
+            state.value = value
+            try fold(&state)
+        }
+    }
+
+    // MARK: - Under the locks
+
+    /// Runs `body` under both locks on the state brought up to what the files hold: loaded when
+    /// there is none or another process folded, with the lines other processes appended read
+    /// otherwise. Damage found on the way is set aside and thrown before `body` runs.
+    private func withCurrentState(_ body: (inout State) throws -> Void) throws {
+        try key.validate()
+        try FileIO.createDirectory(folder)
+        try state.withLock { stored in
+            try lock.withLock {
+                var setAside: [StorageError] = []
+                try catchUp(&stored, settingAsideInto: &setAside)
+                if let damage = setAside.first { throw damage }
+                guard var current = stored else { preconditionFailure("catchUp leaves a state or throws") }
+                defer { stored = current }
+                try body(&current)
+            }
+        }
+    }
+
+    /// Brings `stored` up to what the files hold.
+    private func catchUp(_ stored: inout State?, settingAsideInto setAside: inout [StorageError]) throws {
+        if let current = stored, try FileIO.identity(of: journalURL) == current.journalIdentity {
+            guard let journal = current.journal else { return }  // still no journal
+            let length: Int64
+            do {
+                length = try journal.stat().size
+            } catch {
+                throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
+            }
+            if length == current.journalLength { return }
+            if length > current.journalLength {
+                var current = current
+                defer { stored = current }
+                let tail = try FileIO.readToEnd(journal, from: current.journalLength, path: journalURL.path)
+                setAside += try apply(tail, to: &current)
+                return
+            }
+        }
+        // Another process folded (a new journal file), or this store has not loaded yet.
+        try reload(&stored, settingAsideInto: &setAside)
+    }
+
+    /// Replaces `stored` with a state read from the files. If reading fails, the store is left
+    /// unloaded, and the next operation reads again.
+    private func reload(_ stored: inout State?, settingAsideInto setAside: inout [StorageError]) throws {
+        if let old = stored?.journal { try? old.close() }  // every line written through it was fsynced
+        stored = nil
+        stored = try readFiles(settingAsideInto: &setAside)
+    }
+
+    /// Reads both files into a new state, setting aside what is damaged.
+    private func readFiles(settingAsideInto setAside: inout [StorageError]) throws -> State {
+        let (value, sequence) = try readSnapshot(settingAsideInto: &setAside)
+        var state = State(
+            value: value, sequence: sequence, snapshotSequence: sequence, journal: nil, journalIdentity: nil,
+            journalLength: 0, journalLines: 0)
+        guard let (journal, identity) = try openJournal(settingAsideInto: &setAside) else { return state }
+        state.journal = journal
+        state.journalIdentity = identity
+        do {
+            setAside += try apply(try FileIO.readToEnd(journal, path: journalURL.path), to: &state)
+        } catch {
+            if let current = state.journal { try? current.close() }  // nothing unsynced was written
+            throw error
+        }
+        return state
+    }
+
+    private func readSnapshot(settingAsideInto setAside: inout [StorageError]) throws -> (Value, Int) {
+        let reason: DamageReason
+        let identity: FileIdentity
+        switch try FileIO.read(snapshotURL) {
+        case .absent:
+            return (Value(), 0)
+        case .notAFile(let file):
+            (reason, identity) = (.notAFile, file)
+        case .file(let data, let file):
+            identity = file
+            switch codec.decode(data, for: key, now: .distantPast) {
+            case .value(let snapshot, _, let sequence):
+                do {
+                    return (try Value(snapshot: snapshot), sequence ?? 0)
+                } catch {
+                    reason = .inconsistentSnapshot(underlying: error)
+                }
+            case .damaged(let damage):
+                reason = damage
+            case .expired:
+                // A snapshot has no expiry date, and nothing is expired at `.distantPast`.
+                reason = .unreadableBytes(underlying: CocoaError(.propertyListReadCorrupt))
+            }
+        }
+        // Under the folder lock, the file is still the one read.
+        if let aside = try SetAside.move(snapshotURL, ifStill: identity) {
+            setAside.append(.damaged(file: snapshotURL, setAsideAt: aside, reason: reason))
+        }
+        return (Value(), 0)
+    }
+
+    /// The journal open for appending, or `nil` when there is none (or it was not a file and was
+    /// set aside).
+    private func openJournal(settingAsideInto setAside: inout [StorageError]) throws -> (
+        FileDescriptor, FileIdentity
+    )? {
+        let journal: FileDescriptor
+        do {
+            journal = try FileDescriptor.open(
+                FilePath(journalURL.path), .readWrite, options: [.append, .closeOnExec])
+        } catch Errno.noSuchFileOrDirectory {
+            return nil
+        } catch Errno.isDirectory {
+            if let identity = try FileIO.identity(of: journalURL),
+                let aside = try SetAside.move(journalURL, ifStill: identity)
+            {
+                setAside.append(.damaged(file: journalURL, setAsideAt: aside, reason: .notAFile))
+            }
+            return nil
+        } catch {
+            throw FileIO.failure("open", journalURL.path, error)
+        }
+        do {
+            let stat = try journal.stat()
+            guard stat.type == .regular else {
+                try? journal.close()  // nothing was written through it
+                if let aside = try SetAside.move(journalURL, ifStill: FileIdentity(stat)) {
+                    setAside.append(.damaged(file: journalURL, setAsideAt: aside, reason: .notAFile))
+                }
+                return nil
+            }
+            return (journal, FileIdentity(stat))
+        } catch let error as Errno {
+            try? journal.close()  // nothing was written through it
+            throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
+        }
+    }
+
+    /// Applies the journal bytes `tail`, read from the end of what `state` holds: cuts off a
+    /// torn last line, and sets the journal aside (then folds) when a line is damaged.
+    private func apply(_ tail: Data, to state: inout State) throws -> [StorageError] {
+        let lines = JournalLines<Value.Change>(tail, linesBefore: state.journalLines)
+        for entry in lines.entries where entry.sequence > state.sequence {
+            state.value.apply(entry.change)
+            state.sequence = entry.sequence
+        }
+        state.journalLength += Int64(lines.wholeLength)
+        state.journalLines += lines.lineCount
+        if lines.wholeLength < tail.count, let journal = state.journal {
+            try truncate(journal, to: state.journalLength)
+        }
+        guard !lines.damagedLines.isEmpty, let identity = state.journalIdentity,
+            let aside = try SetAside.copy(journalURL, ifStill: identity)
+        else { return [] }
+        // The copy keeps the journal as it was; the fold writes what was readable and starts
+        // a clean journal.
+        try fold(&state)
+        return [.damaged(file: journalURL, setAsideAt: aside, reason: .journalLines(lines.damagedLines))]
+    }
+
+    /// Appends the line for `change`, `fsync`s it, and only then applies it.
+    private func write(_ change: Value.Change, to state: inout State) throws {
+        let line = try JournalLines<Value.Change>.line(for: change, sequence: state.sequence + 1)
+        let isNew = state.journal == nil
+        let journal: FileDescriptor
+        if let open = state.journal {
+            journal = open
+        } else {
+            journal = try AtomicFile.create(journalURL)
+            state.journal = journal
+            do {
+                state.journalIdentity = FileIdentity(try journal.stat())
+            } catch {
+                throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
+            }
+        }
+        do {
+            do {
+                _ = try journal.writeAll(line)
+            } catch {
+                throw FileIO.failure("append to", journalURL.path, error)
+            }
+            try FileIO.sync(journal, path: journalURL.path)
+            // A new file's name must be on the disk too before the change counts.
+            if isNew { try FileIO.syncDirectory(folder) }
+        } catch {
+            // Cut off what was written, so that the next append starts on a line of its own.
+            try? truncate(journal, to: state.journalLength)  // failing that, the next load cuts it
+            throw error
+        }
+        state.journalLength += Int64(line.count)
+        state.journalLines += 1
+        state.sequence += 1
+        state.value.apply(change)
+    }
+
+    /// Writes the value as the snapshot, durably, then puts an empty journal in place of the old.
+    /// A crash between the two leaves journal lines that the snapshot holds; loading skips them by
+    /// their sequence numbers.
+    private func fold(_ state: inout State) throws {
+        let snapshot = try codec.encode(
+            state.value.snapshot, for: key, expiresAt: nil, sequence: state.sequence)
+        try AtomicFile.write(snapshot, to: snapshotURL, syncingDirectory: true)
+        state.snapshotSequence = state.sequence
+
+        let temporary = AtomicFile.temporaryFile(for: journalURL)
+        let journal = try AtomicFile.create(temporary)
+        let identity: FileIdentity
+        do {
+            identity = FileIdentity(try journal.stat())
+            try FileIO.check("rename", journalURL.path) { rename(temporary.path, journalURL.path) }
+        } catch {
+            try? journal.close()  // empty and never renamed into place
+            try FileIO.remove(temporary)
+            throw error
+        }
+        try FileIO.syncDirectory(folder)
+        if let old = state.journal { try? old.close() }  // every line in it was fsynced
+        state.journal = journal
+        state.journalIdentity = identity
+        state.journalLength = 0
+        state.journalLines = 0
+    }
+
+    private func truncate(_ journal: FileDescriptor, to length: Int64) throws {
+        do {
+            try journal.resize(to: length)
+        } catch {
+            throw FileIO.failure("truncate", journalURL.path, error)
+        }
+        try FileIO.sync(journal, path: journalURL.path)
+    }
+}

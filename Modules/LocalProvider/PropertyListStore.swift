@@ -1,0 +1,110 @@
+import Foundation
+import Synchronization
+
+/// What ``PlistFileStore`` and ``UserDefaultsStore`` share: values as property-list envelopes
+/// that carry their schema version and expiry, key validation, change streams, and the rules
+/// for what cannot be read.
+///
+/// - A stored value that cannot be read as its key's value — bytes that are not a property
+///   list, a value of another type, a schema version the key has no migration for, a folder
+///   where the file should be — is set aside, never deleted or written over, and reported as
+///   ``StorageError/damaged(file:setAsideAt:reason:)``; the key then reads as absent, and every
+///   other value stays readable.
+/// - A file that cannot be opened (no permission, a folder the process may not enter) is a
+///   ``StorageError/fileSystem(operation:path:errno:)`` and is left alone.
+/// - An expired value reads as absent and is removed — only if it is still the value that was
+///   read, so a fresh value another process saved meanwhile stays.
+public class PropertyListStore: LocalStore, @unchecked Sendable {
+    // @unchecked: not final, so that the two stores share this body. Every stored property here
+    // and in the subclasses is an immutable `let` of a Sendable type or a lock.
+    let backend: any BlobBackend
+    private let codec: EnvelopeCodec
+    private let lock = Mutex(())
+    private let broadcaster = ChangeBroadcaster()
+    private let now: @Sendable () -> Date
+
+    init(
+        backend: any BlobBackend, format: PropertyListSerialization.PropertyListFormat,
+        clock: @escaping @Sendable () -> Date
+    ) throws {
+        self.backend = backend
+        self.codec = EnvelopeCodec(format: format)
+        self.now = clock
+        try backend.removeTemporaryFiles()
+    }
+
+    /// Stores `value` under `key`, replacing what was there. Once this returns, the value
+    /// survives the process being killed.
+    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws {
+        try key.validate()
+        let blob = try codec.encode(
+            value, for: key, expiresAt: try expiry.checkedDate(from: now(), key: key.name))
+        try lock.withLock { _ in
+            try backend.write(blob, named: key.name)
+            broadcaster.publish(value, for: key.name)
+        }
+    }
+
+    /// The value under `key`; `nil` if there is none or it has expired.
+    public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
+        try entry(for: key)?.value
+    }
+
+    /// The value under `key` with its expiry date.
+    public func entry<Value>(for key: StorageKey<Value>) throws -> StoredEntry<Value>? {
+        try key.validate()
+        return try lock.withLock { _ in try entryLocked(key) }
+    }
+
+    /// Removes the value under `key`; removing an absent key is not an error.
+    public func remove<Value>(_ key: StorageKey<Value>) throws {
+        try key.validate()
+        try lock.withLock { _ in
+            try backend.remove(named: key.name)
+            broadcaster.publish(nil, for: key.name)
+        }
+    }
+
+    /// The value now, then after every change made through this store (`nil` once removed).
+    public func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?> {
+        // Under the lock, so no change can slip between the current value and the subscription.
+        // A value that cannot be read starts the stream as `nil`; `load` reports why.
+        lock.withLock { _ in broadcaster.stream(for: key.name) { try? entryLocked(key)?.value } }
+    }
+
+    /// Runs `body` under the store's in-process lock, for operations outside the typed API.
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        try lock.withLock { _ in try body() }
+    }
+
+    private func entryLocked<Value>(_ key: StorageKey<Value>) throws -> StoredEntry<Value>? {
+        // Another process may replace the value between the read and a removal or a set-aside;
+        // then both are skipped and the new value is read.
+        while true {
+            guard let blob = try backend.read(key.name) else { return nil }
+            let decoded: DecodedEntry<Value>
+            if let rawType = blob.rawPropertyListType {
+                decoded = .damaged(.wrongType(key: key.name, underlying: RawPropertyList(type: rawType)))
+            } else {
+                decoded = codec.decode(blob.data, for: key, now: now())
+            }
+            switch decoded {
+            case .value(let value, let expiresAt, _):
+                return StoredEntry(value: value, expiresAt: expiresAt)
+            case .expired:
+                if try backend.remove(blob, named: key.name) { return nil }
+            case .damaged(let reason):
+                if let aside = try backend.setAside(blob, named: key.name) {
+                    throw StorageError.damaged(
+                        file: backend.file(for: key.name), setAsideAt: aside, reason: reason)
+                }
+            }
+        }
+    }
+}
+
+/// A value stored through UserDefaults' own API, not by a store: no key's value.
+struct RawPropertyList: Error, CustomStringConvertible {
+    var type: String
+    var description: String { "a raw \(type) stored without a schema version" }
+}

@@ -1,0 +1,119 @@
+import Data
+import Domain
+import Foundation
+import LocalProvider
+import Testing
+
+/// The todo repository with damaged and cut-short files: nothing acknowledged is lost, nothing
+/// readable is destroyed, and what is damaged is set aside and reported.
+@MainActor
+@Suite("Stored todos with damaged files")
+struct TodoStorageDamageTests {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("DataDamage-\(UUID().uuidString)", isDirectory: true)
+
+    func repository(threshold: Int = 256) -> StoredTodoRepository {
+        StoredTodoRepository(folder: folder, foldThreshold: threshold)
+    }
+
+    /// The titles a fresh start shows, after the damage was reported once.
+    func titlesAfterRestart() throws -> [String] {
+        let book = TodoBook(repository: repository())
+        #expect(book.loadError == nil, "damage is reported once, then set aside")
+        return book.list.todos.map(\.title)
+    }
+
+    func setAsideCopies() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".damaged-") }
+    }
+
+    @Test("a journal line that cannot be read is never followed by a fold over the readable todos (item 1)")
+    func failedLoadThenFold() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try repository().replace(with: [Todo(title: "kept")])
+        try Data("not a change\n".utf8).write(to: repository().journalURL)
+        let book = TodoBook(repository: repository(threshold: 2))
+        guard case .unreadable(let reason) = try #require(book.loadError) else { return }
+        #expect(reason.contains("todo-list.journal") && reason.contains(".damaged-"))
+        #expect(book.list.todos.map(\.title) == ["kept"], "what is readable is shown at once")
+        try book.add(title: "a")
+        try book.add(title: "b")  // folds
+        #expect(try titlesAfterRestart() == ["kept", "a", "b"])
+        #expect(try setAsideCopies().count == 1)
+    }
+
+    @Test(
+        "a snapshot that parses but cannot be used is set aside; changes made meanwhile are kept (item 2)",
+        arguments: ["future version", "misaligned columns", "wrong type", "directory"])
+    func unusableSnapshot(kind: String) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let snapshot = repository().snapshotURL
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        switch kind {
+        case "future version":
+            try JournaledStore<Columns>(folder: folder, name: "todo-list", snapshotVersion: 9).replace(
+                with: Columns())
+        case "misaligned columns":
+            var columns = Columns()
+            columns.doneFlags = Data([1, 0, 1])
+            try JournaledStore<Columns>(folder: folder, name: "todo-list").replace(with: columns)
+        case "wrong type":
+            try JournaledStore<Titles>(folder: folder, name: "todo-list").replace(with: Titles())
+        default:
+            try FileManager.default.createDirectory(at: snapshot, withIntermediateDirectories: false)
+        }
+        let damaged = try? Data(contentsOf: snapshot)
+        let book = TodoBook(repository: repository(threshold: 2))
+        #expect(book.loadError != nil)
+        try book.add(title: "a")
+        try book.add(title: "b")  // folds
+        try book.add(title: "c")
+        #expect(try titlesAfterRestart() == ["a", "b", "c"], "every later start works and shows the changes")
+        let copy = try #require(try setAsideCopies().first)
+        if let damaged {
+            #expect(
+                try Data(contentsOf: folder.appendingPathComponent(copy)) == damaged,
+                "the fold did not touch it")
+        }
+    }
+
+    @Test("a torn journal tail does not poison the next append (item 3)")
+    func tornTail() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = TodoBook(repository: repository())
+        try book.add(title: "a")
+        let handle = try FileHandle(forWritingTo: repository().journalURL)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"sequence":2,"change":{"deleted":{"_0":["#.utf8))
+        try handle.close()
+        let second = TodoBook(repository: repository())
+        #expect(second.loadError == nil, "a cut-short write was never acknowledged: no damage")
+        try second.add(title: "b")
+        #expect(try titlesAfterRestart() == ["a", "b"])
+        #expect(try setAsideCopies().isEmpty)
+    }
+}
+
+/// Columns under the todo snapshot's names, which a test can make disagree.
+struct Columns: Journaled {
+    var ids = Data(count: 16)
+    var titles = Data("x".utf8)
+    var titleLengths = Data([1, 0, 0, 0])
+    var doneFlags = Data([0])
+    var createdAt = Data(count: 8)
+
+    init() {}
+    init(snapshot: Columns) { self = snapshot }
+    var snapshot: Columns { self }
+    mutating func apply(_ change: Int) {}
+}
+
+extension Columns: Codable {}
+
+/// Something else stored under the todos' name.
+struct Titles: Journaled {
+    init() {}
+    init(snapshot: [String]) {}
+    var snapshot: [String] { ["not", "columns"] }
+    mutating func apply(_ change: Int) {}
+}
