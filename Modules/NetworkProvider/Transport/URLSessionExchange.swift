@@ -93,6 +93,17 @@ final class URLSessionExchange: @unchecked Sendable {
         DispatchQueue.global().async { task.cancel() }
     }
 
+    /// Tells the task not to follow a redirect, unless the exchange has been stopped: then the
+    /// task is cancelled, or about to be, and must not hear back (see the session's delegate).
+    /// The answer is given under the lock, so a `stop` that comes after it cancels the task after
+    /// the answer has reached the task's queue.
+    func refuseRedirect(_ completionHandler: (URLRequest?) -> Void) {
+        state.withLock { state in
+            guard !state.finished, state.stopReason == nil else { return }
+            completionHandler(nil)
+        }
+    }
+
     func receive(_ response: URLResponse) {
         guard let http = response as? HTTPURLResponse else { return }
         if http.expectedContentLength > Int64(limit) {

@@ -115,7 +115,13 @@ private final class URLSessionExchanges: NSObject, URLSessionDataDelegate, Senda
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        completionHandler(nil)  // NetworkProvider follows redirects itself
+        // NetworkProvider follows redirects itself, so the answer is always nil. But once the
+        // task has been cancelled, FoundationNetworking must not get an answer at all: its task
+        // waits for one from the moment the 3xx arrives, and an answer that comes after a cancel
+        // (or its own timeout) in that wait is a fatalError ("Received callback for HTTP
+        // redirection, but we're not waiting for it"). A stopped exchange has cancelled its task,
+        // which then completes without the answer.
+        exchange(for: task)?.refuseRedirect(completionHandler)
     }
 
     func urlSession(
