@@ -146,6 +146,7 @@ struct KiwisolverOracleTests {
                 Issue.record("kiwisolver failed on system \(index) (seed \(seed)): \(error)")
                 continue
             }
+            await Task.yield()  // let other suites' tasks run between systems (see RandomScreenTests)
             let ours = try Self.solve(system)
             refusals += ours.rejected.count
             let sameRefusals = ours.rejected == theirs[index].rejected

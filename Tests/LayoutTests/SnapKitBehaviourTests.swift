@@ -329,7 +329,7 @@ struct SnapKitBehaviourTests {
         #expect(view.frame == other.frame)
     }
 
-    @Test("the seeds' horizontal and vertical spellings and .constant(_:) that adds")
+    @Test("the original RIBs-todo app's horizontal and vertical spellings and .constant(_:) that adds")
     func seedSpellings() throws {
         try view.ndl.makeConstraints { make in
             make.horizontal.equalToSuperview()

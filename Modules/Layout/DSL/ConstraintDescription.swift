@@ -82,8 +82,8 @@ final class ConstraintDescription {
 
     /// The constant of a layout constraint that relates to `attribute` (its second attribute,
     /// or its first when it has none). Unlike SnapKit, where a later `offset` replaces a
-    /// constant target, the two add up: `equalTo(10).offset(2)` is 12, as the seeds'
-    /// `.constant(_:)` adds.
+    /// constant target, the two add up: `equalTo(10).offset(2)` is 12, as the original RIBs-todo
+    /// app's `.constant(_:)` adds.
     func constantValue(for attribute: LayoutAttribute, direction: LayoutDirection) -> Double {
         var value = constant.value(for: attribute, direction: direction)
         if case .constant(let targetConstant) = target {

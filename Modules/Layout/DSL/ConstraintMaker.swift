@@ -78,9 +78,9 @@ public final class ConstraintMaker {
     /// Both centres of the margins.
     public var centerWithinMargins: ConstraintMakerExtendable { start(.centerWithinMargins) }
 
-    /// The seeds' spelling of ``horizontalEdges``.
+    /// The original RIBs-todo app's spelling of ``horizontalEdges``.
     public var horizontal: ConstraintMakerExtendable { start(.horizontalEdges) }
-    /// The seeds' spelling of ``verticalEdges``.
+    /// The original RIBs-todo app's spelling of ``verticalEdges``.
     public var vertical: ConstraintMakerExtendable { start(.verticalEdges) }
 
     /// The made constraints, or the first misuse found in any chain.

@@ -84,7 +84,7 @@ public class ConstraintMakerEditable: ConstraintMakerPrioritizable {
         offset(Double(amount))
     }
 
-    /// The seeds' spelling: adds `amount` to the constant.
+    /// The original RIBs-todo app's spelling: adds `amount` to the constant.
     @discardableResult
     public func constant(_ amount: Double) -> ConstraintMakerEditable {
         if case .number(let current) = description.constant {
@@ -207,7 +207,7 @@ public class ConstraintMakerRelatable {
         superviewTarget(.greaterThanOrEqual, closure, file, line)
     }
 
-    /// The seeds' spelling: `==` `view`, or its safe-area guide when `needSafeAreaLayoutGuide`.
+    /// The original RIBs-todo app's spelling: `==` `view`, or its safe-area guide when `needSafeAreaLayoutGuide`.
     @discardableResult
     public func equalTo(
         _ view: View, needSafeAreaLayoutGuide: Bool, _ file: String = #fileID, _ line: UInt = #line
@@ -287,8 +287,8 @@ public final class ConstraintMakerExtendable: ConstraintMakerRelatable {
     public var directionalMargins: ConstraintMakerExtendable { adding(.directionalMargins) }
     /// Adds both centres of the margins.
     public var centerWithinMargins: ConstraintMakerExtendable { adding(.centerWithinMargins) }
-    /// The seeds' spelling of ``horizontalEdges``.
+    /// The original RIBs-todo app's spelling of ``horizontalEdges``.
     public var horizontal: ConstraintMakerExtendable { adding(.horizontalEdges) }
-    /// The seeds' spelling of ``verticalEdges``.
+    /// The original RIBs-todo app's spelling of ``verticalEdges``.
     public var vertical: ConstraintMakerExtendable { adding(.verticalEdges) }
 }

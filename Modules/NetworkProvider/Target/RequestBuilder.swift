@@ -47,7 +47,7 @@ extension TargetType {
         return url
     }
 
-    /// The request this target describes: the seeds' `asRequest()`.
+    /// The request this target describes: the original RIBs-todo app's `asRequest()`.
     public func asRequest() throws -> URLRequest {
         var url = try url()
         var body: Data?

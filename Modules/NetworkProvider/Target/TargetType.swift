@@ -60,5 +60,5 @@ extension TargetType {
     public var sensitiveHeaders: Set<String> { [] }
 }
 
-/// The seeds' name for ``TargetType``.
+/// The original RIBs-todo app's name for ``TargetType``.
 public typealias RemoteTargetType = TargetType
