@@ -28,6 +28,9 @@ public final class TerminalPilot {
         public var screen: String
         /// The bytes written for the step's frame.
         public var bytesWritten: Int
+        /// The kitty graphics commands written for the step's frame, as their keys
+        /// (`a=t,f=24,…`, `a=p,i=1,…`, `a=d,d=i,…`).
+        public var graphicsCommands: [String]
     }
 
     /// The window driven.
@@ -43,14 +46,27 @@ public final class TerminalPilot {
 
     /// A pilot for `window` on a terminal of `size` with `capabilities`; the window is made
     /// key and visible and its first frame drawn.
+    ///
+    /// With `kittyGraphics`, the virtual terminal speaks kitty's graphics protocol, and the
+    /// pilot asks it as ``TerminalApplication/run()`` asks a real one: it writes a
+    /// ``KittyGraphicsProbe``'s query, decodes the terminal's replies with an ``InputDecoder``
+    /// and sets ``TerminalCapabilities/kittyGraphics`` from the answer.
     public init(
         window: Window, size: Size = Size(width: 80, height: 24),
-        capabilities: TerminalCapabilities = TerminalCapabilities()
+        capabilities: TerminalCapabilities = TerminalCapabilities(), kittyGraphics: Bool = false
     ) {
         self.window = window
         let sink = ByteSink()
         self.sink = sink
-        terminal = VirtualTerminal(width: Int(size.width), height: Int(size.height))
+        var terminal = VirtualTerminal(
+            width: Int(size.width), height: Int(size.height), kittyGraphics: kittyGraphics)
+        var capabilities = capabilities
+        var probe = KittyGraphicsProbe()
+        terminal.apply(probe.query)
+        var replies = InputDecoder()
+        for case .reply(let reply) in replies.feed(terminal.takeReplies()) { probe.receive(reply) }
+        capabilities.kittyGraphics = probe.timedOut() == .supported
+        self.terminal = terminal
         application = TerminalApplication(window: window, capabilities: capabilities) { sink.bytes += $0 }
         window.resize(to: size)
         if !window.isVisible { window.makeKeyAndVisible() }
@@ -139,9 +155,16 @@ public final class TerminalPilot {
     private func record(_ label: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let bytes = sink.bytes
         sink.bytes = []
+        let commandsBefore = terminal.graphics.commands.count
         terminal.apply(bytes)
-        steps.append(Step(label: label, screen: terminal.text, bytesWritten: bytes.count))
+        steps.append(
+            Step(
+                label: label, screen: terminal.text, bytesWritten: bytes.count,
+                graphicsCommands: Array(terminal.graphics.commands[commandsBefore...])))
         guard var drawn = application.lastFrame else { return }
+        checkPictures(of: drawn, after: label, sourceLocation: sourceLocation)
+        // The cells are compared here, the pictures above.
+        drawn.images = []
         drawn.cursor = nil
         var shown = terminal.screen
         shown.cursor = nil
@@ -154,6 +177,32 @@ public final class TerminalPilot {
                 --- shown
                 \(shown.text())
                 """, sourceLocation: sourceLocation)
+        }
+    }
+}
+
+extension TerminalPilot {
+    /// Checks that a terminal that speaks kitty's graphics protocol shows the frame's pictures
+    /// where they were drawn, and was sent nothing it finds wrong.
+    fileprivate func checkPictures(
+        of drawn: Canvas, after label: String, sourceLocation: Testing.SourceLocation
+    ) {
+        let graphics = terminal.graphics
+        guard graphics.isEnabled else { return }
+        func order(_ a: CellRect, _ b: CellRect) -> Bool {
+            (a.y, a.x, a.width, a.height) < (b.y, b.x, b.width, b.height)
+        }
+        let drawnCells = drawn.images.map(\.visible).sorted(by: order)
+        let shownCells = graphics.placements.map(\.cells).sorted(by: order)
+        if drawnCells != shownCells {
+            Issue.record(
+                "After \"\(label)\" the terminal shows pictures at \(shownCells), not at \(drawnCells) as drawn.",
+                sourceLocation: sourceLocation)
+        }
+        if !graphics.errors.isEmpty {
+            Issue.record(
+                "After \"\(label)\" the terminal found graphics errors: \(graphics.errors)",
+                sourceLocation: sourceLocation)
         }
     }
 }

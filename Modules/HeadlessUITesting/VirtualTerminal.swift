@@ -1,10 +1,15 @@
 import HeadlessUI
 
 /// A terminal screen in memory that understands what HeadlessUI writes: text, cursor
-/// positioning, erasing, SGR styles and the private modes (alternate screen, cursor visibility,
-/// synchronized output, bracketed paste, mouse). Tests replay a ``FrameWriter``'s bytes on it
-/// and compare what it shows with the canvas that was drawn, so that a diff that forgets a
-/// cell, or moves one, fails.
+/// positioning, erasing, SGR styles, the private modes (alternate screen, cursor visibility,
+/// synchronized output, bracketed paste, mouse) and, when made with `kittyGraphics`, kitty's
+/// graphics protocol (``graphics``). Tests replay a ``FrameWriter``'s bytes on it and compare
+/// what it shows with the canvas that was drawn, so that a diff that forgets a cell, or moves
+/// one, fails.
+///
+/// It answers as a terminal does: a primary device attributes request (`ESC [ c`) always, and a
+/// graphics query when it speaks the protocol; ``takeReplies()`` gives the answers, for an
+/// ``InputDecoder``.
 ///
 /// ```swift
 /// var terminal = VirtualTerminal(width: 80, height: 24)
@@ -20,12 +25,23 @@ public struct VirtualTerminal: Sendable {
     public private(set) var modes: Set<Int> = [25]
     /// How many bytes it was given.
     public private(set) var byteCount = 0
+    /// Kitty's graphics protocol: the images, the placements and the commands given.
+    public private(set) var graphics: VirtualGraphics
     private var style = TextStyle.plain
     private var pending: [UInt8] = []
+    private var replies: [UInt8] = []
 
-    /// A blank screen of `width` columns and `height` rows.
-    public init(width: Int, height: Int) {
+    /// A blank screen of `width` columns and `height` rows, which speaks kitty's graphics
+    /// protocol when `kittyGraphics` is on.
+    public init(width: Int, height: Int, kittyGraphics: Bool = false) {
         screen = Canvas(width: width, height: height)
+        graphics = VirtualGraphics(isEnabled: kittyGraphics)
+    }
+
+    /// What the terminal answered since the last call, as it would write it on its input.
+    public mutating func takeReplies() -> [UInt8] {
+        defer { replies = [] }
+        return replies
     }
 
     /// The rows as plain text, trailing spaces trimmed, as ``Canvas/text(styled:)`` writes them.
@@ -83,13 +99,40 @@ public struct VirtualTerminal: Sendable {
     /// complete yet.
     private mutating func escape(at start: Int) -> Int? {
         guard start + 1 < pending.count else { return nil }
-        guard pending[start + 1] == UInt8(ascii: "[") else { return 2 }
+        switch pending[start + 1] {
+        case UInt8(ascii: "_"), UInt8(ascii: "P"), UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+            return string(at: start)
+        case UInt8(ascii: "["): break
+        default: return 2
+        }
         var index = start + 2
         while index < pending.count, !(0x40...0x7E).contains(pending[index]) { index += 1 }
         guard index < pending.count else { return nil }
         let parameters = String(decoding: pending[(start + 2)..<index], as: UTF8.self)
         csi(parameters, final: pending[index])
         return index - start + 1
+    }
+
+    /// An APC, DCS, OSC, PM or SOS string, up to its terminator (ST, or BEL for OSC); a kitty
+    /// graphics command (an APC string starting with `G`) is interpreted, the others ignored.
+    private mutating func string(at start: Int) -> Int? {
+        var index = start + 2
+        while index < pending.count {
+            if pending[index] == 0x07 { return index - start + 1 }
+            if pending[index] == 0x1B {
+                guard index + 1 < pending.count else { return nil }
+                if pending[index + 1] == UInt8(ascii: "\\") {
+                    if pending[start + 1] == UInt8(ascii: "_"), start + 2 < index,
+                        pending[start + 2] == UInt8(ascii: "G")
+                    {
+                        replies += graphics.apply(pending[(start + 3)..<index], cursor: cursor)
+                    }
+                    return index - start + 2
+                }
+            }
+            index += 1
+        }
+        return nil
     }
 
     private mutating func csi(_ parameters: String, final: UInt8) {
@@ -103,14 +146,23 @@ public struct VirtualTerminal: Sendable {
             cursor = Canvas.Position(
                 x: max(1, numbers.count > 1 ? numbers[1] : 1) - 1, y: max(1, numbers.first ?? 1) - 1)
         case UInt8(ascii: "J") where numbers.first == 2:
+            // Kitty's protocol: clearing the screen clears its pictures too.
             screen = Canvas(width: screen.width, height: screen.height)
+            graphics.clearPlacements()
         case UInt8(ascii: "K") where (numbers.first ?? 0) == 0:
             // Erase to the end of the line, as blank cells.
             for x in cursor.x..<screen.width where cursor.y < screen.height {
                 screen.replace(x: x, y: cursor.y, with: " ", style: .plain)
             }
-        case UInt8(ascii: "h") where isPrivate: modes.formUnion(numbers)
-        case UInt8(ascii: "l") where isPrivate: modes.subtract(numbers)
+        case UInt8(ascii: "h") where isPrivate:
+            if numbers.contains(1049) { graphics.clearPlacements() }
+            modes.formUnion(numbers)
+        case UInt8(ascii: "l") where isPrivate:
+            if numbers.contains(1049) { graphics.clearPlacements() }
+            modes.subtract(numbers)
+        case UInt8(ascii: "c") where !isPrivate && (numbers.first ?? 0) == 0:
+            // Primary device attributes: a VT220 with colours, as many terminals say.
+            replies += Array("\u{1B}[?62;22c".utf8)
         case UInt8(ascii: "m"): applySGR(numbers)
         default: break
         }

@@ -134,9 +134,11 @@ struct InputDecoderTests {
     }
 
     @Test func unknownSequencesAndTerminalRepliesNeverBecomeText() {
-        #expect(decode("\u{1B}[?1;2c").isEmpty)  // device attributes reply
+        // The replies the runtime asks for are replies, never keys or text.
+        #expect(decode("\u{1B}[?1;2c") == [.reply(.deviceAttributes([1, 2]))])
+        #expect(decode("\u{1B}_Gi=31;OK\u{1B}\\") == [.reply(.kittyGraphics(id: 31, message: "OK"))])
         #expect(decode("\u{1B}]11;rgb:0000/0000/0000\u{07}").isEmpty)  // OSC colour reply
-        #expect(decode("\u{1B}_Gi=31;OK\u{1B}\\").isEmpty)  // kitty graphics reply
+        #expect(decode("\u{1B}_Xsomething else\u{1B}\\").isEmpty)  // another APC string
         #expect(decode("\u{1B}[I\u{1B}[O").isEmpty)  // focus reports
         #expect(decode("a\u{1B}[99;99Xb") == [key(.character("a")), key(.character("b"))])
     }

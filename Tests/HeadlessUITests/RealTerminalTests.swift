@@ -75,7 +75,7 @@ struct RealTerminalTests {
         }
     }
 
-    @Test func aPictureShowsAsColouredHalfBlocks() async throws {
+    @Test func aPictureShowsAsColouredHalfBlocksAndNoGraphicsCommandReachesTmux() async throws {
         let picture = URL(filePath: #filePath).deletingLastPathComponent()
             .appending(path: "Images/sunset-64x48.jpg").path
         try await Tmux.session { tmux in
@@ -86,6 +86,11 @@ struct RealTerminalTests {
             #expect(screen.contains("sunset-64x48.jpg"))
             let styled = try await tmux.run(["capture-pane", "-p", "-e", "-t", tmux.target])
             #expect(styled.contains("38;5;") && styled.contains("48;5;"))
+            // tmux takes an APC string for the pane's title and shows it in its status line:
+            // inside tmux the demo must not write kitty's graphics query, nor any picture.
+            #expect(!styled.contains("Gi=") && !styled.contains("_G"))
+            let title = try await tmux.run(["display-message", "-p", "-t", tmux.target, "#{pane_title}"])
+            #expect(!title.contains("Gi="), "the pane's title is \(title)")
             try await tmux.send("C-c")
             try await tmux.waitFor { $0.contains("MODES-RESTORED") }
         }
@@ -253,19 +258,10 @@ struct Tmux {
                 posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
                 var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
                 defer { for argument in argv { free(argument) } }
-                // The child starts with no signal blocked and every signal at its default action,
-                // as from a shell: this thread may have inherited a dispatch worker's mask, and
-                // a pane that blocks SIGHUP or SIGTSTP would neither hang up nor suspend.
                 var attributes = posix_spawnattr_t()
                 posix_spawnattr_init(&attributes)
                 defer { posix_spawnattr_destroy(&attributes) }
-                var none = sigset_t()
-                var all = sigset_t()
-                sigemptyset(&none)
-                sigfillset(&all)
-                posix_spawnattr_setsigmask(&attributes, &none)
-                posix_spawnattr_setsigdefault(&attributes, &all)
-                posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+                startAsFromAShell(&attributes)
                 var pid: pid_t = 0
                 let spawned = posix_spawnp(&pid, command[0], &actions, &attributes, &argv, environ)
                 guard spawned == 0 else {

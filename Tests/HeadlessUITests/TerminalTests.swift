@@ -11,25 +11,24 @@ import Testing
 @Suite("Terminal: size from the TTY, styles only where wanted")
 struct TerminalTests {
     @Test func theSizeComesFromAPseudoTerminalsWindowSize() throws {
-        // posix_openpt and friends are not in Swift's Glibc module; these are what they do.
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-        try #require(master >= 0)
-        defer { close(master) }
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        // _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int) on Linux, which Swift does not
-        // import because they are function-like macros.
-        let unlockPseudoTerminal: UInt = 0x4004_5431
-        let pseudoTerminalNumber: UInt = 0x8004_5430
-        #expect(ioctl(master, unlockPseudoTerminal, &unlock) == 0)
-        #expect(ioctl(master, pseudoTerminalNumber, &number) == 0)
-        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-        try #require(slave >= 0)
-        defer { close(slave) }
-        var size = winsize(ws_row: 31, ws_col: 97, ws_xpixel: 0, ws_ypixel: 0)
-        try #require(ioctl(master, UInt(TIOCSWINSZ), &size) == 0)
+        let terminal = try PseudoTerminalPair.open(columns: 97, rows: 31)
+        defer {
+            close(terminal.master)
+            close(terminal.slave)
+        }
+        let slave = terminal.slave
         #expect(Terminal.isTerminal(slave))
         #expect(Terminal.size(fileDescriptor: slave) == Size(width: 97, height: 31))
+        #expect(Terminal.cellPixelSize(fileDescriptor: slave) == nil, "no pixels reported, none guessed")
+    }
+
+    @Test func theCellsPixelsComeFromTheWindowSizeWhenTheTerminalReportsThem() throws {
+        let terminal = try PseudoTerminalPair.open(columns: 80, rows: 24, cellPixels: (9, 18))
+        defer {
+            close(terminal.master)
+            close(terminal.slave)
+        }
+        #expect(Terminal.cellPixelSize(fileDescriptor: terminal.slave) == Size(width: 9, height: 18))
     }
 
     @Test func aPipeIsNoTerminalAndHasNoSize() throws {

@@ -122,6 +122,40 @@ struct UIRuntimeBenchmark {
         print(
             "10,000-row table".padding(toLength: 40, withPad: " ", startingAt: 0)
                 + Measurement.milliseconds(large).leftPadded(14) + "—".leftPadded(10))
+        printFirstFramePhases(todos: Array(todos.prefix(20)))
+        if sink == 1 { print(sink) }
+    }
+
+    /// The typical screen's first frame cut into its phases, each the median of its own
+    /// samples: making the controllers and views (their `viewDidLoad` and constraints), the
+    /// first layout (the solver from scratch), drawing the laid-out tree, and the full write.
+    private func printFirstFramePhases(todos: [String]) {
+        let clock = ContinuousClock()
+        var phases = [[Double]](repeating: [], count: 4)
+        var sink = 0
+        for _ in 0..<repetitions {
+            var start = clock.now
+            func lap(_ phase: Int) {
+                let now = clock.now
+                phases[phase].append(Measurement.seconds(now - start))
+                start = now
+            }
+            let screen = BenchScreen(todos: todos)
+            lap(0)
+            screen.window.layoutIfNeeded()
+            lap(1)
+            let canvas = screen.window.render()
+            lap(2)
+            var writer = FrameWriter(capabilities: TerminalCapabilities(colorDepth: .ansi256))
+            sink &+= writer.frame(canvas).count
+            lap(3)
+        }
+        let names = ["make views and controllers", "first layout", "draw", "write in full"]
+        for (name, samples) in zip(names, phases) {
+            print(
+                "  \(name)".padding(toLength: 40, withPad: " ", startingAt: 0)
+                    + Measurement.milliseconds(samples.sorted()[samples.count / 2]).leftPadded(14))
+        }
         if sink == 1 { print(sink) }
     }
 

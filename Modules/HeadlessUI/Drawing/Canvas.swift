@@ -23,6 +23,9 @@ public struct Canvas: Sendable, Hashable {
     /// Where the terminal's cursor shows, as a text field that has focus puts it; `nil` keeps it
     /// hidden.
     public var cursor: Position?
+    /// The pictures the terminal draws itself over the cells, with kitty's graphics protocol,
+    /// in the order they were drawn (``ImagePlacement``). Empty unless the terminal speaks it.
+    public package(set) var images: [ImagePlacement] = []
     private(set) var cells: [Cell]
 
     /// A cell's column and row, from 0.
@@ -74,6 +77,7 @@ public struct Canvas: Sendable, Hashable {
     }
 
     private mutating func set(_ cell: Cell, x: Int, y: Int) {
+        if !images.isEmpty { cover(x: x, y: y) }
         let index = y * width + x
         // Overwriting half of a wide character blanks its other half, as a terminal does. A
         // continuation cell is only ever set right after its own left half.
@@ -122,20 +126,40 @@ public struct Canvas: Sendable, Hashable {
     }
 }
 
-/// A rectangle of whole cells.
-struct CellRect: Hashable, Sendable {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
+/// A rectangle of whole cells: its top-left cell (from 0) and its size in cells.
+public struct CellRect: Hashable, Sendable {
+    /// The leftmost column.
+    public var x: Int
+    /// The top row.
+    public var y: Int
+    /// The number of columns.
+    public var width: Int
+    /// The number of rows.
+    public var height: Int
 
-    var maxX: Int { x + width }
-    var maxY: Int { y + height }
-    var isEmpty: Bool { width <= 0 || height <= 0 }
+    /// The rectangle from column `x`, row `y`, `width` columns wide and `height` rows tall.
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
 
-    func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+    /// The column just right of the rectangle.
+    public var maxX: Int { x + width }
+    /// The row just below the rectangle.
+    public var maxY: Int { y + height }
+    /// Whether it covers no cell.
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
 
-    func intersection(_ other: CellRect) -> CellRect {
+    /// Whether the cell at column `px`, row `py` is inside.
+    public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+
+    /// Whether the two rectangles share a cell.
+    public func intersects(_ other: CellRect) -> Bool { !intersection(other).isEmpty }
+
+    /// The cells in both.
+    public func intersection(_ other: CellRect) -> CellRect {
         let left = max(x, other.x)
         let top = max(y, other.y)
         return CellRect(

@@ -21,6 +21,11 @@ public struct DrawingContext {
     var origin = (x: 0, y: 0)
     /// Where drawing may land, in canvas coordinates.
     var clip = CellRect(x: 0, y: 0, width: 0, height: 0)
+    /// How many pictures were drawn so far in the frame (``drawImage(_:x:y:width:height:)``).
+    var imageCount = 0
+    /// The pictures, by their number in the frame, drawn as half blocks even on a terminal with
+    /// graphics, because something is drawn over them.
+    var halfBlockImages: Set<Int> = []
 
     init(canvas: Canvas) {
         self.canvas = canvas

@@ -14,11 +14,25 @@ import Layout
 @MainActor
 public enum Renderer {
     /// Lays out `view`'s tree and draws it into a canvas the size of `view`.
+    ///
+    /// On a terminal that draws pictures itself, a picture that a view is drawn over is drawn
+    /// as half blocks instead (``ImagePlacement``): the tree is drawn a second time for that.
     public static func render(_ view: View) -> Canvas {
         view.layoutIfNeeded()
         let size = view.frame.size
+        let capabilities = view.window?.capabilities ?? TerminalCapabilities()
+        let canvas = draw(view, size: size, capabilities: capabilities, halfBlockImages: [])
+        let covered = canvas.images.filter(\.isCovered).map(\.ordinal)
+        guard !covered.isEmpty else { return canvas }
+        return draw(view, size: size, capabilities: capabilities, halfBlockImages: Set(covered))
+    }
+
+    private static func draw(
+        _ view: View, size: Size, capabilities: TerminalCapabilities, halfBlockImages: Set<Int>
+    ) -> Canvas {
         var context = DrawingContext(canvas: Canvas(width: cells(size.width), height: cells(size.height)))
-        context.capabilities = view.window?.capabilities ?? TerminalCapabilities()
+        context.capabilities = capabilities
+        context.halfBlockImages = halfBlockImages
         let bounds = CellRect(x: 0, y: 0, width: context.canvas.width, height: context.canvas.height)
         draw(
             view, originX: 0, originY: 0, clip: bounds, direction: view.effectiveUserInterfaceLayoutDirection,

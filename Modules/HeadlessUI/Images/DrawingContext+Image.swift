@@ -9,12 +9,32 @@ extension DrawingContext {
     /// drawn with a ramp of ASCII characters by brightness instead: ` .:-=+*#%@`.
     ///
     /// Transparent pixels leave the cell's background as it is.
+    ///
+    /// Where the terminal speaks kitty's graphics protocol (``TerminalCapabilities/kittyGraphics``),
+    /// the same cells get the picture itself instead: an ``ImagePlacement`` on the canvas, which
+    /// the frame writer sends once and places over the cells. The cells keep what was drawn
+    /// under them. If a view is drawn over the picture later in the frame, the renderer draws
+    /// the picture as half blocks after all, so that the view stays visible.
     public mutating func drawImage(
         _ bitmap: Bitmap, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil
     ) {
         let columns = width ?? self.width - x
         let rows = height ?? self.height - y
         guard columns > 0, rows > 0 else { return }
+        let ordinal = imageCount
+        imageCount += 1
+        if capabilities.kittyGraphics, !halfBlockImages.contains(ordinal) {
+            // The cells the half blocks would take, so that both ways lay the picture out alike.
+            let fitted = bitmap.fittingSize(width: columns, height: rows * 2)
+            let cellRows = (fitted.height + 1) / 2
+            let frame = CellRect(
+                x: origin.x + x + (columns - fitted.width) / 2, y: origin.y + y + (rows - cellRows) / 2,
+                width: fitted.width, height: cellRows)
+            let visible = frame.intersection(clip)
+            guard !visible.isEmpty else { return }
+            canvas.place(ImagePlacement(bitmap: bitmap, frame: frame, visible: visible, ordinal: ordinal))
+            return
+        }
         let asciiOnly = !capabilities.isUnicode || capabilities.colorDepth == .none
         let pixelsPerCell = asciiOnly ? 1 : 2
         let fitted = bitmap.fittingSize(width: columns, height: rows * pixelsPerCell)

@@ -15,9 +15,11 @@
 ///
 /// It understands xterm's keys (arrows, Home/End, PageUp/Down, Insert/Delete, F1–F12, with
 /// their Shift/Alt/Ctrl modifier parameter, and the SS3 forms), Alt as an Esc prefix, control
-/// characters, bracketed paste (mode 2004) and SGR mouse reports (mode 1006). Every other escape
-/// sequence, and the terminal's replies (OSC, DCS, APC strings), are consumed and dropped, so
-/// that nothing a user types or pastes reaches the screen as a control sequence.
+/// characters, bracketed paste (mode 2004) and SGR mouse reports (mode 1006). Two of the
+/// terminal's replies are decoded as ``InputEvent/reply(_:)``: kitty graphics answers and primary
+/// device attributes. Every other escape sequence, and the other replies (OSC, DCS, APC
+/// strings), are consumed and dropped, so that nothing a user types or pastes reaches the screen
+/// as a control sequence.
 public struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
     private var paste: [UInt8]?
@@ -232,6 +234,10 @@ public struct InputDecoder: Sendable {
             let numbers = Self.numbers(parameterBytes.dropFirst())
             return .parsed(Self.mouse(numbers, released: finalByte == UInt8(ascii: "m")), length: length)
         }
+        if parameterBytes.first == UInt8(ascii: "?"), finalByte == UInt8(ascii: "c") {
+            let numbers = Self.numbers(parameterBytes.dropFirst())
+            return .parsed(.reply(.deviceAttributes(numbers)), length: length)
+        }
         guard parameterBytes.allSatisfy({ (0x30...0x3B).contains($0) }) else {
             return .parsed(nil, length: length)  // private sequences and replies: dropped
         }
@@ -294,19 +300,42 @@ public struct InputDecoder: Sendable {
     }
 
     /// An OSC, DCS, APC, PM or SOS string, up to its terminator (ST or BEL): a terminal's reply,
-    /// never a key. Dropped.
+    /// never a key. A kitty graphics answer (an APC string starting with `G`) is decoded; the
+    /// rest are dropped.
     private func skipString(at start: Int, final: Bool) -> Step {
         var index = start + 2
         while index < pending.count {
-            if pending[index] == 0x07 { return .parsed(nil, length: index - start + 1) }
+            if pending[index] == 0x07 {
+                return .parsed(stringReply(start: start, end: index), length: index - start + 1)
+            }
             if pending[index] == Self.escape, index + 1 < pending.count,
                 pending[index + 1] == UInt8(ascii: "\\")
             {
-                return .parsed(nil, length: index - start + 2)
+                return .parsed(stringReply(start: start, end: index), length: index - start + 2)
             }
             index += 1
         }
         return final ? .parsed(nil, length: pending.count - start) : .incomplete
+    }
+
+    /// The reply in the string from `start` (its `ESC`) to `end` (its terminator), when it is a
+    /// kitty graphics answer: `ESC _ G <keys> ; <message>`, the keys naming the image (`i=`).
+    private func stringReply(start: Int, end: Int) -> InputEvent? {
+        guard pending[start + 1] == UInt8(ascii: "_"), start + 2 < end,
+            pending[start + 2] == UInt8(ascii: "G")
+        else { return nil }
+        let body = pending[(start + 3)..<end]
+        let separator = body.firstIndex(of: UInt8(ascii: ";")) ?? body.endIndex
+        var id: UInt32 = 0
+        for pair in body[body.startIndex..<separator].split(separator: UInt8(ascii: ",")) {
+            guard pair.count > 2, pair.first == UInt8(ascii: "i"), pair.dropFirst().first == UInt8(ascii: "=")
+            else { continue }
+            id = UInt32(String(decoding: pair.dropFirst(2), as: UTF8.self)) ?? 0
+        }
+        let message = separator < body.endIndex ? body[(separator + 1)...] : body[body.endIndex...]
+        // The protocol promises printable ASCII; anything else is not shown as it came.
+        let printable = message.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: "?") }
+        return .reply(.kittyGraphics(id: id, message: String(decoding: printable, as: UTF8.self)))
     }
 
     private static func numbers(_ bytes: some Collection<UInt8>) -> [Int] {

@@ -165,7 +165,8 @@ public struct MouseEvent: Sendable, Hashable {
     }
 }
 
-/// Something the user did at the terminal.
+/// Something the user did at the terminal, or the terminal's answer to a question the program
+/// asked it.
 public enum InputEvent: Sendable, Hashable {
     /// A key press.
     case key(KeyPress)
@@ -174,4 +175,16 @@ public enum InputEvent: Sendable, Hashable {
     case paste(String)
     /// A mouse report.
     case mouse(MouseEvent)
+    /// The terminal's answer to a query the program wrote; never something the user typed.
+    case reply(TerminalReply)
+}
+
+/// An answer a terminal writes on its input to a query, as ``InputDecoder`` reads it.
+public enum TerminalReply: Sendable, Hashable {
+    /// An answer of kitty's graphics protocol, `ESC _ G i=<id>;<message> ESC \`: `OK`, or an
+    /// error such as `ENOENT:image not found` (``KittyGraphics``).
+    case kittyGraphics(id: UInt32, message: String)
+    /// The primary device attributes, `ESC [ ? <numbers> c`, the answer to `ESC [ c`: the
+    /// terminal's class and features.
+    case deviceAttributes([Int])
 }

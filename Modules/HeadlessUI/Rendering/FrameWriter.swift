@@ -18,10 +18,16 @@
 /// A full frame, the first one or the one after ``invalidate()``, clears the screen and writes
 /// every cell that is not blank. In a diff, a row whose changed end is blank is erased to its
 /// end in one sequence rather than written over with spaces.
+///
+/// Pictures on a terminal with kitty's graphics protocol (the canvas's ``Canvas/images``) are
+/// diffed as well: a picture's pixels are sent once and placed over its cells; a frame where it
+/// did not change writes nothing for it; one where it moved, was resized or went away deletes
+/// its placement. A full frame frees every picture the terminal holds and sends them again.
 public struct FrameWriter: Sendable {
     /// What the terminal shows.
     public var capabilities: TerminalCapabilities
     private var previous: Canvas?
+    private var images = KittyImageLayer()
     private var cursorVisible = false
     /// Whether the last frame was written in full.
     public private(set) var lastFrameWasFull = false
@@ -58,6 +64,13 @@ public struct FrameWriter: Sendable {
             if full { out.append(contentsOf: Self.clearScreen) }
         }
         if full { begin() }
+        if full || previous?.images != canvas.images {
+            let removed = full ? images.removeAll() : images.removals(keeping: canvas.images)
+            if !removed.isEmpty {
+                begin()
+                out += removed
+            }
+        }
 
         let width = canvas.width
         let newCells = canvas.cells
@@ -106,6 +119,16 @@ public struct FrameWriter: Sendable {
         if style != .plain {
             out.append(contentsOf: Self.resetStyle)
         }
+        if full || previous?.images != canvas.images {
+            let added = images.additions(
+                for: canvas.images,
+                cellPixelSize: capabilities.cellPixelSize ?? TerminalCapabilities.defaultCellPixelSize
+            ) { x, y, out in Self.move(x: x, y: y, into: &out) }
+            if !added.isEmpty {
+                begin()
+                out += added
+            }
+        }
         if let position = canvas.cursor, position.x < width, position.y < canvas.height {
             if began || !cursorVisible || previous?.cursor != position {
                 begin()
@@ -121,6 +144,12 @@ public struct FrameWriter: Sendable {
         if began { out.append(contentsOf: Self.endSynchronized) }
         previous = canvas
         return out
+    }
+
+    /// Frees the pictures the terminal holds for this writer: what a program writes before it
+    /// leaves the screen. Empty when it holds none.
+    public mutating func releaseImages() -> [UInt8] {
+        images.removeAll()
     }
 
     /// Writes one cell (a wide character takes two) and returns the cells the cursor moved.

@@ -11,6 +11,7 @@ extension Window {
     /// - A paste goes to the focused view.
     /// - A mouse event goes to the deepest ``MouseResponder`` under it, then up its superviews;
     ///   a press focuses the focusable view it lands on.
+    /// - A terminal's reply goes to no view.
     ///
     /// - Returns: what the view or command did; ``CommandResult/notHandled`` when nothing took
     ///   the event, so that the application may (Ctrl-C, Ctrl-L).
@@ -22,6 +23,7 @@ extension Window {
             guard let focused = focusedView as? any Focusable else { return .notHandled }
             return focused.handlePaste(text) ? .handled : .notHandled
         case .mouse(let mouse): return sendMouse(mouse)
+        case .reply: return .notHandled  // the application's business, not a view's
         }
     }
 

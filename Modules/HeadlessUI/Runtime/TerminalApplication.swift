@@ -37,6 +37,11 @@ import Layout
 /// - **Frames.** After each event, the window is laid out and drawn, and only the cells that
 ///   changed are written (``FrameWriter``); ``setNeedsDisplay()`` asks for a frame when work
 ///   done elsewhere changed what is shown.
+/// - **Pictures.** Before the first frame it asks the terminal whether it speaks kitty's
+///   graphics protocol (``KittyGraphicsProbe``, unless ``detectsKittyGraphics`` is off); if it
+///   does, ``ImageView``s show their pictures through it, else as half blocks. Keys typed while
+///   it waits for the answer are handled after the first frame; a terminal that answers nothing
+///   delays that frame by ``KittyGraphicsProbe/timeout`` at most.
 ///
 /// The event handling is public (``handle(_:)``, ``resize(to:)``, ``renderFrame()``), so that a
 /// test driver can run an app without a terminal, through the same code (see
@@ -66,6 +71,13 @@ public final class TerminalApplication {
     public let window: Window
     /// Whether Ctrl-C quits when no view or command takes it. On by default.
     public var quitsOnControlC = true
+    /// Whether ``run()`` asks the terminal if it speaks kitty's graphics protocol, to show
+    /// pictures through it; when off, pictures are half blocks. On by default, unless the
+    /// environment names a terminal that must not be asked (``KittyGraphicsProbe/mayAsk(environment:)``:
+    /// tmux, GNU screen, the Linux console).
+    public var detectsKittyGraphics = true
+    /// The terminal's answer to the graphics query, once ``run()`` has it.
+    public private(set) var kittyGraphicsAnswer: KittyGraphicsProbe.Answer?
     /// Hears the reason of a key command that failed (``CommandResult/failed(_:)``), for a
     /// status line.
     public var onCommandFailure: (@MainActor (String) -> Void)?
@@ -93,6 +105,7 @@ public final class TerminalApplication {
         self.init(
             window: window, capabilities: TerminalCapabilities(environment: environment), session: session,
             output: { session.write($0) })
+        detectsKittyGraphics = KittyGraphicsProbe.mayAsk(environment: environment)
     }
 
     /// An application that writes its frames to `output`, for test drivers and benchmarks; it
@@ -115,14 +128,24 @@ public final class TerminalApplication {
         self.output = output
     }
 
-    /// What the terminal shows.
-    public var capabilities: TerminalCapabilities { writer.capabilities }
+    /// What the terminal shows. Setting it redraws the whole screen with the new capabilities.
+    public var capabilities: TerminalCapabilities {
+        get { writer.capabilities }
+        set {
+            guard newValue != writer.capabilities else { return }
+            writer.capabilities = newValue
+            window.capabilities = newValue
+            writer.invalidate()
+        }
+    }
 
     // MARK: Events
 
     /// Delivers `event` to the window, runs the application's keys for what it did not take,
     /// then draws the frame.
     public func handle(_ event: InputEvent) {
+        // A reply to a query that is not pending any more (one that came after the timeout).
+        if case .reply = event { return }
         let result = window.send(event)
         switch result {
         case .handled: break
@@ -192,6 +215,7 @@ public final class TerminalApplication {
         case inputEnded
         case signal(Int32)
         case redraw
+        case probeTimedOut
     }
 
     /// Enters the terminal session, draws the window at the terminal's size, and handles
@@ -210,34 +234,74 @@ public final class TerminalApplication {
             for await number in signals { continuation.yield(.signal(number)) }
         }
         try session.enter()
-        defer { session.leave() }
+        defer {
+            // The terminal keeps pictures' pixels until they are freed.
+            session.write(writer.releaseImages())
+            session.leave()
+        }
         let input = TerminalInput(fileDescriptor: session.inputDescriptor).events()
         let inputTask = Task.detached {
             for await event in input { continuation.yield(.input(event)) }
             continuation.yield(.inputEnded)
         }
+        var probe: KittyGraphicsProbe? = detectsKittyGraphics ? KittyGraphicsProbe() : nil
+        let timeoutTask = probe.map { probe in
+            session.write(probe.query)
+            return Task {
+                try await Task.sleep(for: KittyGraphicsProbe.timeout)
+                continuation.yield(.probeTimedOut)
+            }
+        }
         defer {
             inputTask.cancel()
             signalTask.cancel()
+            timeoutTask?.cancel()
             events = nil
             continuation.finish()
         }
         events = continuation
         exitReason = nil
         fitToTerminal()
-        redrawAll()
+        // Until the terminal answers the graphics query, what the user does waits.
+        var waiting: [InputEvent] = []
+        func answered(_ answer: KittyGraphicsProbe.Answer) {
+            probe = nil
+            timeoutTask?.cancel()
+            kittyGraphicsAnswer = answer
+            capabilities.kittyGraphics = answer == .supported
+            redrawAll()
+            for input in waiting where exitReason == nil { handle(input) }
+            waiting = []
+        }
+        if probe == nil { redrawAll() }
         for await event in stream {
-            switch event {
-            case .input(let input): handle(input)
-            case .inputEnded: exitReason = exitReason ?? .endOfInput
-            case .redraw:
-                redrawRequested = false
-                if exitReason == nil { renderFrame() }
-            case .signal(let number): handleSignal(number)
+            switch (probe != nil, event) {
+            case (true, .input(.reply(let reply))):
+                if let answer = probe?.receive(reply) { answered(answer) }
+            case (true, .input(let input)):
+                waiting.append(input)
+            case (true, .probeTimedOut):
+                if let answer = probe?.timedOut() { answered(answer) }
+            case (true, .redraw):
+                redrawRequested = false  // the first frame follows the answer
+            default:
+                handle(loopEvent: event)
             }
             if exitReason != nil { break }
         }
         return exitReason ?? .endOfInput
+    }
+
+    private func handle(loopEvent event: LoopEvent) {
+        switch event {
+        case .input(let input): handle(input)
+        case .inputEnded: exitReason = exitReason ?? .endOfInput
+        case .redraw:
+            redrawRequested = false
+            if exitReason == nil { renderFrame() }
+        case .signal(let number): handleSignal(number)
+        case .probeTimedOut: break
+        }
     }
 
     private func handleSignal(_ number: Int32) {
@@ -257,6 +321,8 @@ public final class TerminalApplication {
     private func fitToTerminal() {
         guard let session, let size = Terminal.size(fileDescriptor: session.outputDescriptor) else { return }
         window.resize(to: size)
+        // A font change resizes the cells too.
+        capabilities.cellPixelSize = Terminal.cellPixelSize(fileDescriptor: session.outputDescriptor)
     }
 
     /// Leaves the session and stops the process, as Ctrl-Z does in a shell; when the shell

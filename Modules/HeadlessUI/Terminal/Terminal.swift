@@ -21,6 +21,19 @@ public enum Terminal {
         return Size(width: Double(window.ws_col), height: Double(window.ws_row))
     }
 
+    /// The size of one cell of the terminal on `fileDescriptor` in pixels, from the
+    /// `TIOCGWINSZ` ioctl, or `nil` when the terminal does not report its pixels (many report 0).
+    public static func cellPixelSize(fileDescriptor: Int32 = STDOUT_FILENO) -> Size? {
+        var window = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0,
+            window.ws_xpixel >= window.ws_col, window.ws_ypixel >= window.ws_row
+        else {
+            return nil
+        }
+        return Size(
+            width: Double(window.ws_xpixel / window.ws_col), height: Double(window.ws_ypixel / window.ws_row))
+    }
+
     /// Whether `fileDescriptor` is a terminal.
     public static func isTerminal(_ fileDescriptor: Int32 = STDOUT_FILENO) -> Bool {
         isatty(fileDescriptor) == 1
