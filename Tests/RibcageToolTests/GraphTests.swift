@@ -60,15 +60,14 @@ struct GraphTests {
     @Test("focus keeps dependencies and dependents, transitively unless direct")
     func focus() async throws {
         let graph = DependencyGraph(package: Self.package, layers: Self.layers)
-        let transitive = try graph.filtered(
-            skipTests: false, skipExternal: false, focus: ["Cart"], direct: false)
+        let transitive = try graph.filtered(GraphFilters(focus: ["Cart"]))
         #expect(Set(transitive.nodes.map(\.name)) == ["Cart", "Core", "Checkout", "App", "CartTests"])
         let direct = try graph.filtered(
-            skipTests: true, skipExternal: true, focus: ["Checkout"], direct: true)
+            GraphFilters(skipTests: true, skipExternal: true, focus: ["Checkout"], direct: true))
         #expect(Set(direct.nodes.map(\.name)) == ["Checkout", "Cart", "Net", "App"])
         #expect(direct.edges.allSatisfy { $0.from == "Checkout" || $0.to == "Checkout" })
         let error = try #require(throws: RibcageError.self) {
-            try graph.filtered(skipTests: false, skipExternal: false, focus: ["Nope"], direct: false)
+            try graph.filtered(GraphFilters(focus: ["Nope"]))
         }
         #expect(error.description.contains("Unknown module 'Nope'"))
     }
@@ -76,11 +75,10 @@ struct GraphTests {
     @Test("JSON is versioned and holds exactly the filtered graph")
     func json() async throws {
         let filters = GraphFilters(skipTests: true, skipExternal: true)
-        let graph = try DependencyGraph(package: Self.package, layers: Self.layers)
-            .filtered(skipTests: true, skipExternal: true, focus: [], direct: false)
+        let graph = try DependencyGraph(package: Self.package, layers: Self.layers).filtered(filters)
         let text = try graph.json(package: "Shop", filters: filters)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(document["schemaVersion"] as? Int == 1)
+        #expect(document["schemaVersion"] as? Int == 2)
         let names = (document["nodes"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(names == ["Core", "Net", "Cart", "Checkout", "App"])
         #expect((document["filters"] as? [String: Any])?["skipTests"] as? Bool == true)
@@ -112,8 +110,8 @@ struct GraphTests {
 
 @Suite("The ribcage graph executable", .serialized)
 struct GraphExecutableTests {
-    @Test("draws a fixture package: edges equal what swift package describe reports; svg renders")
-    func fixture() async throws {
+    /// Base ← Feature ← Tool, and FeatureTests, in a temporary folder.
+    static func fixturePackage() throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write(
             """
@@ -132,6 +130,12 @@ struct GraphExecutableTests {
         ] {
             try folder.write("// \(target)\n", to: file)
         }
+        return folder
+    }
+
+    @Test("draws a fixture package: edges equal what swift package describe reports; svg renders")
+    func fixture() async throws {
+        let folder = try Self.fixturePackage()
         let described = try await PackageLoader.load(packageAt: folder.url)
         let expected = Set(
             described.targets.flatMap { target in target.targetDependencies.map { "\(target.name)->\($0)" } })

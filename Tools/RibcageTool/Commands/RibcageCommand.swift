@@ -23,7 +23,8 @@ public struct RibcageCommand: AsyncParsableCommand {
               74  a source file cannot be read
             """,
         subcommands: [
-            BuildCommand.self, TestCommand.self, GraphCommand.self, LintCommand.self, NewCommand.self,
+            BuildCommand.self, TestCommand.self, GraphCommand.self, WhyCommand.self, LintCommand.self,
+            NewCommand.self,
         ]
     )
 

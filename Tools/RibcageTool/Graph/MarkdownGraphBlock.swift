@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Mermaid graph a Markdown file embeds between two marker comments, which
 /// `ribcage graph --update-markdown` rewrites.
 package enum MarkdownGraphBlock {
@@ -17,5 +19,23 @@ package enum MarkdownGraphBlock {
         }
         let block = "\n```mermaid\n\(mermaid)```\n"
         return String(text[..<start.upperBound]) + block + String(text[finish.lowerBound...])
+    }
+}
+
+extension MarkdownGraphBlock {
+    /// Rewrites the block in the Markdown file at `path`, leaving the file untouched when it
+    /// already holds this graph.
+    ///
+    /// - Throws: ``RibcageError/outputUnwritable(path:reason:)`` when the file cannot be read or
+    ///   written, ``RibcageError/markdownMarkersMissing(_:)`` when it has no block.
+    static func update(file path: String, with mermaid: String) throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw RibcageError.outputUnwritable(path: path, reason: "it cannot be read as UTF-8 text")
+        }
+        let updated = try replacing(in: text, with: mermaid, file: path)
+        if updated != text { try GraphOutput.write(Data(updated.utf8), to: path) }
     }
 }
