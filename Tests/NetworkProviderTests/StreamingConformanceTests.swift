@@ -96,8 +96,15 @@ struct StreamingConformanceTests {
         defer { server.stop() }
         var target = TestTarget(server, "drip")
         target.timeout = 1
-        let response = try await NetworkProvider<TestTarget>(transport: kind.transport, retryPolicy: .never)
-            .bytes(target)
+        let response: StreamedResponse
+        do {
+            response = try await NetworkProvider<TestTarget>(transport: kind.transport, retryPolicy: .never)
+                .bytes(target)
+        } catch .timeout {
+            // Under every suite at once the head itself can take the whole second: the same
+            // deadline, met before the body began (seen on the URLSession transport in Tools/test).
+            return
+        }
         guard case .timeout = await Self.readingError(response) else {
             Issue.record("expected timeout")
             return
