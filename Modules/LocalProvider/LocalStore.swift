@@ -3,7 +3,8 @@ import Foundation
 /// A typed key-value store. ``PlistFileStore``, ``UserDefaultsStore``, ``MemoryStore`` and
 /// ``LayeredStore`` are the backends; all are thread-safe.
 ///
-/// This is the seeds' `LocalProviderProtocol` (create, read, delete) with typed keys.
+/// This is the original RIBs-todo app's `LocalProviderProtocol` (create, read, delete) with typed
+/// keys.
 public protocol LocalStore: Sendable {
     /// Stores `value` under `key`, replacing what was there.
     func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws

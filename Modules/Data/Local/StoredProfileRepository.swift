@@ -2,7 +2,7 @@ import Domain
 import LocalProvider
 
 /// The profile in a ``LocalStore``; the app uses a ``UserDefaultsStore`` suite of the flavor's
-/// own, as the seeds keep small settings in UserDefaults.
+/// own, as the original RIBs-todo app keeps small settings in UserDefaults.
 public struct StoredProfileRepository: ProfileRepository {
     private let value: StoredValue<Profile>
 
