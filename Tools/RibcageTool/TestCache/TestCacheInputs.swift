@@ -7,12 +7,14 @@ import Foundation
 /// input would hand out a wrong green). Files are read by content; a `touch` changes nothing.
 package struct TestCacheInputs: Sendable {
     /// The package's root folder.
-    package var root: URL
+    package let root: URL
     /// The package, for each target's folder and dependencies.
-    package var package: DescribedPackage
+    package let package: DescribedPackage
     /// The parts every key shares: manifests, resolved versions, toolchain, configuration and
     /// declared environment variables.
-    package var sharedParts: [TestCacheKey.Part]
+    package let sharedParts: [TestCacheKey.Part]
+    /// The package's targets by name, for walking dependencies without a search per step.
+    private let targetsByName: [String: DescribedPackage.Target]
 
     /// The inputs of `package` at `root`.
     ///
@@ -28,6 +30,8 @@ package struct TestCacheInputs: Sendable {
     ) throws {
         self.root = root
         self.package = package
+        targetsByName = Dictionary(
+            package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var parts: [TestCacheKey.Part] = []
         let rootFiles = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         for name in rootFiles
@@ -85,14 +89,14 @@ package struct TestCacheInputs: Sendable {
 
     /// `name` and every target it depends on, directly or not.
     func closure(of name: String) throws -> [DescribedPackage.Target] {
-        guard let start = package.target(named: name) else {
+        guard let start = targetsByName[name] else {
             throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
         }
         var found: [String: DescribedPackage.Target] = [name: start]
         var frontier = [start]
         while let current = frontier.popLast() {
             for dependency in current.targetDependencies where found[dependency] == nil {
-                guard let target = package.target(named: dependency) else { continue }
+                guard let target = targetsByName[dependency] else { continue }
                 found[dependency] = target
                 frontier.append(target)
             }
