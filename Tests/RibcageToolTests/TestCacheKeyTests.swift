@@ -43,7 +43,7 @@ struct TestCacheKeyTests {
             root: folder.url, package: package, toolchain: setting.toolchain,
             configuration: setting.configuration, flags: setting.flags, environment: setting.environment,
             declaredVariables: setting.declared)
-        let keys = try inputs.keys(for: ["FeatureTests"])
+        let keys = try inputs.keys(for: ["FeatureTests"], withParts: true)
         return try #require(keys["FeatureTests"])
     }
 

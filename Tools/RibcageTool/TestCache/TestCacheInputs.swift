@@ -66,23 +66,67 @@ package struct TestCacheInputs: Sendable {
         sharedParts = parts
     }
 
-    /// The keys of `testTargets`, hashing each module's files once however many targets need it.
+    /// The keys of `testTargets`.
     ///
+    /// The key is a Merkle tree over the targets: each target's digest covers its files and the
+    /// digests of the targets it depends on, so a change anywhere below a test target changes its
+    /// key, each target is hashed once however many test targets need it, and a key costs one
+    /// hash of a few lines rather than one line per file of its whole closure.
+    ///
+    /// - Parameter withParts: Also list every part (each file of the closure), for
+    ///   `--explain-cache` and for the entries stored; the hash is the same either way.
     /// - Throws: ``RibcageError/unknownModules(_:known:)`` for a name that is no target, or the
     ///   file system's error when a file cannot be read.
-    package func keys(for testTargets: [String]) throws -> [String: TestCacheKey] {
+    package func keys(for testTargets: [String], withParts: Bool = false) throws -> [String: TestCacheKey] {
         var filesOfTarget: [String: [TestCacheKey.Part]] = [:]
+        var treeDigests: [String: String] = [:]
+        func filesOf(_ target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
+            if let known = filesOfTarget[target.name] { return known }
+            let found = try files(of: target)
+            filesOfTarget[target.name] = found
+            return found
+        }
+        func treeDigest(_ name: String) throws -> String {
+            if let known = treeDigests[name] { return known }
+            guard let target = targetsByName[name] else {
+                throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
+            }
+            var hasher = SHA256()
+            hasher.update(Array("target \(name.utf8.count):\(name)\n".utf8))
+            for part in try filesOf(target) {
+                hasher.update(Array("file \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+            }
+            for dependency in Set(target.targetDependencies).sorted() where targetsByName[dependency] != nil {
+                hasher.update(
+                    Array(
+                        "depends \(dependency.utf8.count):\(dependency) \(try treeDigest(dependency))\n".utf8)
+                )
+            }
+            let digest = hasher.finalize()
+            treeDigests[name] = digest
+            return digest
+        }
+
+        var shared = SHA256()
+        shared.update(Array("\(TestCacheKey.recipe)\n".utf8))
+        for part in sharedParts {
+            shared.update(
+                Array("\(part.kind.rawValue) \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+        }
         var keys: [String: TestCacheKey] = [:]
         for testTarget in testTargets {
-            var parts =
-                sharedParts + [.init(kind: .testTarget, name: testTarget, digest: SHA256.hex(testTarget))]
-            for target in try closure(of: testTarget) {
-                if filesOfTarget[target.name] == nil {
-                    filesOfTarget[target.name] = try files(of: target)
-                }
-                parts += filesOfTarget[target.name] ?? []
+            var hasher = shared
+            hasher.update(
+                Array(
+                    "test-target \(testTarget.utf8.count):\(testTarget) \(try treeDigest(testTarget))\n".utf8)
+            )
+            var parts: [TestCacheKey.Part] = []
+            if withParts {
+                parts =
+                    sharedParts + [.init(kind: .testTarget, name: testTarget, digest: SHA256.hex(testTarget))]
+                for target in try closure(of: testTarget) { parts += try filesOf(target) }
             }
-            keys[testTarget] = TestCacheKey(testTarget: testTarget, parts: parts)
+            keys[testTarget] = TestCacheKey(testTarget: testTarget, parts: parts, hash: hasher.finalize())
         }
         return keys
     }
@@ -128,7 +172,8 @@ package struct TestCacheInputs: Sendable {
             parts.append(
                 .init(kind: .file, name: "\(target.path)/\(relative)", digest: try Self.digest(of: file)))
         }
-        return parts
+        // By path: the order a file system lists a folder in is no input.
+        return parts.sorted { $0.name < $1.name }
     }
 
     /// The SHA-256 of a file's bytes.

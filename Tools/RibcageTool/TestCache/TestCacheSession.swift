@@ -94,7 +94,7 @@ package struct TestCacheSession: Sendable {
         guard !green.isEmpty else { return [] }
         let keysAfter: [String: TestCacheKey]
         do {
-            keysAfter = try inputs.keys(for: green.map(\.testTarget))
+            keysAfter = try inputs.keys(for: green.map(\.testTarget), withParts: true)
         } catch {
             StandardError.write(
                 "warning: test cache: could not re-read the inputs, so nothing is stored: \(error)\n")
@@ -102,7 +102,8 @@ package struct TestCacheSession: Sendable {
         }
         var stored: [String] = []
         for outcome in green {
-            guard let key = keysBeforeRun[outcome.testTarget], keysAfter[outcome.testTarget]?.hash == key.hash
+            // The key stored carries its parts, for a later --explain-cache.
+            guard let key = keysAfter[outcome.testTarget], keysBeforeRun[outcome.testTarget]?.hash == key.hash
             else {
                 StandardError.write(
                     "warning: test cache: \(outcome.testTarget)'s inputs changed while it ran; not stored\n")
