@@ -206,19 +206,30 @@ struct FaultConformanceTests {
         }
         #expect(seconds == 1)
         #expect(elapsed >= .milliseconds(950), "gave up before the deadline: \(elapsed)")
-        #expect(elapsed < .seconds(8), "the deadline is total, not idle: \(elapsed)")
+        // The drip takes 20 s, so anything well short of it is a total deadline; the margin is for
+        // the seconds a loaded machine running every suite at once can add to any wait.
+        #expect(elapsed < .seconds(15), "the deadline is total, not idle: \(elapsed)")
     }
 
     @Test(
         "a timeout is kept to the millisecond: 0.9 s is not 0 s, 2.6 s is not 2 s",
         arguments: TransportKind.allCases)
     func fractionalTimeouts(kind: TransportKind) async throws {
-        let quick = try await Self.outcome(
-            of: HTTPTestReply.text("ok").delayed(by: 0.05), over: kind.transport, timeout: 0.9)
-        #expect(try quick.get().mapString() == "ok")
-        let late = try await Self.outcome(
-            of: HTTPTestReply.text("ok").delayed(by: 2.1), over: kind.transport, timeout: 2.6)
-        #expect(try late.get().mapString() == "ok")
+        // A deadline cut to whole seconds fails every attempt; a stall of the machine fails one.
+        #expect(try await Self.answered(within: 0.9, replyingAfter: 0.05, over: kind.transport))
+        #expect(try await Self.answered(within: 2.6, replyingAfter: 2.1, over: kind.transport))
+    }
+
+    /// Whether an answer sent after `delay` arrives within `timeout` in one of three attempts.
+    static func answered(
+        within timeout: Double, replyingAfter delay: Double, over transport: any Transport
+    ) async throws -> Bool {
+        for _ in 1...3 {
+            let result = try await outcome(
+                of: HTTPTestReply.text("ok").delayed(by: delay), over: transport, timeout: timeout)
+            if case .success(let response) = result, try response.mapString() == "ok" { return true }
+        }
+        return false
     }
 
     @Test("the deadline covers redirects: each hop gets what is left", arguments: TransportKind.allCases)
