@@ -63,10 +63,12 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
     ///
     /// - Throws: ``NetworkError``; a validation failure is ``NetworkError/statusCode(_:)``.
     public func request(_ target: Target) async throws(NetworkError) -> Response {
+        // Closures rather than key paths here and below: a key path in this generic code is
+        // instantiated at run time on every call, which cost more than the rest of the provider.
         var result = await perform(target) { request in
             await send(request, for: target).map { ($0, ()) }
         }
-        .map(\.response)
+        .map { $0.response }
         .flatMap { response in
             target.validationType.accepts(response.statusCode)
                 ? .success(response) : .failure(.statusCode(response))
@@ -131,7 +133,7 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
             if Task.isCancelled { return .failure(.cancelled) }
             for plugin in plugins { plugin.willSend(request, target: target) }
             let outcome = await exchange(request)
-            let response = outcome.map(\.response)
+            let response = outcome.map { $0.response }
             for plugin in plugins { plugin.didReceive(response, target: target) }
 
             if let delay = retryPolicy.delay(afterAttempt: attempt, method: target.method, outcome: response)

@@ -57,9 +57,11 @@ public struct RetryPolicy: Sendable {
     ///   - attempt: The attempt that just failed, from 1.
     ///   - method: The request's method.
     ///   - outcome: The response (any status) or the error.
+    ///   - random: Where in the jitter the delay falls, from 0 to 1; a random value when `nil`.
+    ///     It is drawn only for a backoff, as each draw is a system call.
     public func delay(
         afterAttempt attempt: Int, method: HTTPMethod, outcome: Result<Response, NetworkError>,
-        random: Double = Double.random(in: 0...1)
+        random: Double? = nil
     ) -> Double? {
         guard attempt < maximumAttempts, retryableMethods.contains(method) else { return nil }
         var retryAfter: Double?
@@ -78,7 +80,7 @@ public struct RetryPolicy: Sendable {
         }
         if let retryAfter { return min(maximumDelay, retryAfter) }
         let backoff = baseDelay * pow(multiplier, Double(attempt - 1))
-        return min(maximumDelay, backoff * (1 + jitter * random))
+        return min(maximumDelay, backoff * (1 + jitter * (random ?? Double.random(in: 0...1))))
     }
 
     /// `Retry-After` as seconds: a number of seconds, or an HTTP date in any of its three

@@ -26,8 +26,8 @@ enum PercentEncoding {
     /// `text` with every byte `component` does not allow percent-encoded.
     static func encode(_ text: some StringProtocol, as component: Component) -> String {
         let allowed = component.allowed
+        if text.utf8.allSatisfy({ allowed.contains($0) && $0 != UInt8(ascii: "%") }) { return String(text) }
         let bytes = Array(text.utf8)
-        if bytes.allSatisfy({ allowed.contains($0) && $0 != UInt8(ascii: "%") }) { return String(text) }
         var encoded: [UInt8] = []
         encoded.reserveCapacity(bytes.count + bytes.count / 2)
         var index = 0

@@ -12,35 +12,41 @@ extension TargetType {
     ///
     /// - Throws: ``NetworkError/invalidURL(_:)`` when `baseURL` has no scheme or host.
     public func url() throws -> URL {
+        let baseURL = baseURL  // often computed, by parsing a literal
         guard baseURL.scheme != nil, baseURL.host != nil else {
             throw NetworkError.invalidURL(baseURL.absoluteString + path)
         }
         // Built as text: the base as it is, then the encoded path and query. URLComponents'
-        // setters stop the process on text they do not accept, and this is also faster.
-        var base = Substring(baseURL.absoluteString)
-        if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
-        var queries: [Substring] = []
-        if let questionMark = base.firstIndex(of: "?") {
-            queries.append(base[base.index(after: questionMark)...])
-            base = base[..<questionMark]
+        // setters stop the process on text they do not accept, and this is also faster. The
+        // delimiters are ASCII, so the text is scanned as UTF-8 rather than as Characters.
+        let absolute = baseURL.absoluteString
+        var baseEnd = absolute.utf8.firstIndex(of: UInt8(ascii: "#")) ?? absolute.endIndex
+        var baseQuery: Substring = ""
+        if let questionMark = absolute.utf8[..<baseEnd].firstIndex(of: UInt8(ascii: "?")) {
+            baseQuery = absolute[absolute.utf8.index(after: questionMark)..<baseEnd]
+            baseEnd = questionMark
         }
         var pathPart = Substring(path)
-        if let questionMark = pathPart.firstIndex(of: "?") {
-            queries.append(
-                Substring(
-                    PercentEncoding.encode(pathPart[pathPart.index(after: questionMark)...], as: .query)))
+        var pathQuery = ""
+        if let questionMark = pathPart.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            pathQuery = PercentEncoding.encode(
+                pathPart[pathPart.utf8.index(after: questionMark)...], as: .query)
             pathPart = pathPart[..<questionMark]
         }
-        let tail = pathPart.drop { $0 == "/" }
-        var text = String(base)
+        let tail = pathPart[(pathPart.utf8.firstIndex { $0 != UInt8(ascii: "/") } ?? pathPart.endIndex)...]
+        var text = String(absolute[..<baseEnd])
         if !tail.isEmpty {
-            if !text.hasSuffix("/") { text += "/" }
+            if text.utf8.last != UInt8(ascii: "/") { text += "/" }
             text += PercentEncoding.encode(tail, as: .path)
         } else if baseURL.path.isEmpty {
             text += "/"
         }
-        let query = queries.filter { !$0.isEmpty }.joined(separator: "&")
-        if !query.isEmpty { text += "?" + query }
+        switch (baseQuery.isEmpty, pathQuery.isEmpty) {
+        case (true, true): break
+        case (false, true): text += "?" + baseQuery
+        case (true, false): text += "?" + pathQuery
+        case (false, false): text += "?" + baseQuery + "&" + pathQuery
+        }
         guard let url = URL(string: text) else {
             throw NetworkError.invalidURL(baseURL.absoluteString + path)
         }
@@ -79,8 +85,10 @@ extension TargetType {
             body = data
         }
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
-        request.httpBody = body
+        // Each setter of FoundationNetworking's URLRequest does work (the method is normalized),
+        // so only what differs from a new request's defaults (`GET`, no body) is set.
+        if method != .get { request.httpMethod = method.rawValue }
+        if let body { request.httpBody = body }
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         for (name, value) in headers ?? [:] { request.setValue(value, forHTTPHeaderField: name) }
         if let timeout { request.timeoutInterval = timeout }

@@ -33,8 +33,15 @@ public final class CurlTransport: Transport, @unchecked Sendable {
         case resume(CurlTransfer)
     }
 
+    /// The commands not yet handled, and whether the loop thread waits in `curl_multi_poll`.
+    struct Inbox {
+        var commands: [Command] = []
+        /// Only a sleeping loop needs the wakeup, a system call.
+        var sleeping = false
+    }
+
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Mutex<[Command]>([])
+    private let inbox = Mutex(Inbox())
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
     private static let globalInit: Void = {
@@ -105,16 +112,21 @@ public final class CurlTransport: Transport, @unchecked Sendable {
     }
 
     private func post(_ command: Command) {
-        inbox.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        let sleeping = inbox.withLock { inbox in
+            inbox.commands.append(command)
+            defer { inbox.sleeping = false }
+            return inbox.sleeping
+        }
+        if sleeping { curl_multi_wakeup(multi) }
     }
 
     private func runLoop() {
         var running: Int32 = 0
         while true {
             let commands = inbox.withLock { inbox in
-                defer { inbox.removeAll(keepingCapacity: true) }
-                return inbox
+                inbox.sleeping = false
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
             }
             for command in commands { handle(command) }
 
@@ -128,7 +140,12 @@ public final class CurlTransport: Transport, @unchecked Sendable {
                 curl_multi_remove_handle(multi, easy)
                 transfer.complete(code)
             }
-            curl_multi_poll(multi, nil, 0, 1_000, nil)
+            // Sleeps only if no command came in meanwhile; one that comes later wakes it.
+            let idle = inbox.withLock { inbox in
+                inbox.sleeping = inbox.commands.isEmpty
+                return inbox.sleeping
+            }
+            if idle { curl_multi_poll(multi, nil, 0, 1_000, nil) }
         }
     }
 
