@@ -6,6 +6,11 @@
 
 #include <curl/curl.h>
 
+// The Linux event API CurlTransport drives curl's multi handle with; Swift's Glibc module does
+// not export these headers.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
 typedef size_t (*ribcage_curl_data_callback)(char *data, size_t size, size_t count, void *context);
 
 static inline CURLcode ribcage_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
@@ -36,6 +41,21 @@ static inline CURLcode ribcage_curl_easy_getinfo_string(CURL *handle, CURLINFO i
 static inline CURLMcode ribcage_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }
+
+static inline CURLMcode ribcage_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+
+static inline CURLMcode ribcage_curl_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, callback);
+}
+
+static inline CURLMcode ribcage_curl_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, callback);
+}
+
+/// The socket `curl_multi_socket_action` is given when a timer, not a socket, is due.
+static const curl_socket_t ribcage_curl_socket_timeout = CURL_SOCKET_TIMEOUT;
 
 /// The result code of a finished transfer, from the message's union.
 static inline CURLcode ribcage_curl_message_result(const CURLMsg *message) {

@@ -66,7 +66,7 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
         // Closures rather than key paths here and below: a key path in this generic code is
         // instantiated at run time on every call, which cost more than the rest of the provider.
         var result = await perform(target) { request in
-            await send(request, for: target).map { ($0, ()) }
+            await send(request, for: target).map { ProviderAnswer(response: $0, body: nil) }
         }
         .map { $0.response }
         .flatMap { response in
@@ -97,7 +97,9 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
     public func bytes(_ target: Target) async throws(NetworkError) -> StreamedResponse {
         let result = await perform(target) { request in await stream(request, for: target) }
         if Task.isCancelled { throw .cancelled }
-        let (head, body) = try result.get()
+        let answer = try result.get()
+        let head = answer.response
+        let body = answer.body ?? ResponseBody(Data())
         guard target.validationType.accepts(head.statusCode) else {
             var response = head
             do {
@@ -111,12 +113,10 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
     }
 
     /// Builds the request, lets the plugins prepare it, and sends it until the retry policy is
-    /// satisfied; `exchange` sends one attempt and returns its response with what the caller
-    /// keeps of it.
-    private func perform<Payload>(
-        _ target: Target,
-        exchange: (URLRequest) async -> Result<(response: Response, payload: Payload), NetworkError>
-    ) async -> Result<(response: Response, payload: Payload), NetworkError> {
+    /// satisfied; `exchange` sends one attempt.
+    private func perform(
+        _ target: Target, exchange: (URLRequest) async -> Result<ProviderAnswer, NetworkError>
+    ) async -> Result<ProviderAnswer, NetworkError> {
         var request: URLRequest
         do {
             request = try target.asRequest()
@@ -180,12 +180,12 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
 
     private func stream(
         _ request: URLRequest, for target: Target
-    ) async -> Result<(response: Response, payload: ResponseBody), NetworkError> {
+    ) async -> Result<ProviderAnswer, NetworkError> {
         guard case .never = stubBehavior(target) else {
             return await send(request, for: target).map { response in
                 var head = response
                 head.data = Data()
-                return (head, ResponseBody(response.data))
+                return ProviderAnswer(response: head, body: ResponseBody(response.data))
             }
         }
         do {
@@ -198,7 +198,7 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
             let head = Response(
                 statusCode: raw.statusCode, data: Data(), headers: raw.headers, request: request,
                 url: raw.url ?? last.url)
-            return .success((head, raw.body))
+            return .success(ProviderAnswer(response: head, body: raw.body))
         } catch {
             return .failure(error)
         }
@@ -259,3 +259,13 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
 /// same conformance suite as ``URLSessionTransport``; its throughput against URLSession and
 /// AsyncHTTPClient, measured with `bench network`, is recorded in Project.swift.md.
 public var defaultTransport: any Transport { CurlTransport.shared }
+
+/// One attempt's answer inside ``NetworkProvider``: the response, and for `bytes(_:)` its body
+/// still arriving.
+///
+/// Neither a generic payload nor a type nested in the generic provider: either would be
+/// handled through metadata built at run time, on every request.
+private struct ProviderAnswer {
+    var response: Response
+    var body: ResponseBody?
+}

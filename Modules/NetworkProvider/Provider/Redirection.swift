@@ -36,7 +36,7 @@ enum Redirection {
     static func request(
         after request: URLRequest, statusCode: Int, headers: [String: String], sensitiveHeaders: Set<String>
     ) throws(NetworkError) -> URLRequest? {
-        guard [301, 302, 303, 307, 308].contains(statusCode),
+        guard isRedirect(statusCode),
             let location = headers.first(where: { $0.key.lowercased() == "location" })?.value,
             let current = request.url
         else { return nil }
@@ -72,6 +72,15 @@ enum Redirection {
             }
         }
         return redirected
+    }
+
+    /// Whether `statusCode` is one this type follows; checked before anything else, on every
+    /// response.
+    private static func isRedirect(_ statusCode: Int) -> Bool {
+        switch statusCode {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
     }
 
     /// Whether two URLs share scheme, host and port (RFC 6454), default ports included.
