@@ -150,27 +150,9 @@ package struct TestCacheInputs: Sendable {
 
     /// A part per file under the target's folder, by path from the package root.
     func files(of target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
-        let folder = root.appendingPathComponent(target.path, isDirectory: true)
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey])
-        else { return [] }
-        var parts: [TestCacheKey.Part] = []
-        let prefix = folder.standardizedFileURL.path + "/"
-        for case let file as URL in enumerator {
-            let values = try file.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
-            if values.isDirectory == true {
-                if [".build", ".swiftpm", ".git"].contains(file.lastPathComponent) {
-                    enumerator.skipDescendants()
-                }
-                continue
-            }
-            guard values.isRegularFile == true, file.lastPathComponent != ".DS_Store" else { continue }
-            let absolute = file.standardizedFileURL.path
-            let relative =
-                absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : file.lastPathComponent
-            parts.append(
-                .init(kind: .file, name: "\(target.path)/\(relative)", digest: try Self.digest(of: file)))
+        let folder = root.appendingPathComponent(target.path, isDirectory: true).standardizedFileURL.path
+        let parts = try FileTreeDigests.files(under: folder).map { file in
+            TestCacheKey.Part(kind: .file, name: "\(target.path)/\(file.path)", digest: file.digest)
         }
         // By path: the order a file system lists a folder in is no input.
         return parts.sorted { $0.name < $1.name }
@@ -178,7 +160,7 @@ package struct TestCacheInputs: Sendable {
 
     /// The SHA-256 of a file's bytes.
     static func digest(of file: URL) throws -> String {
-        SHA256.hex(try Data(contentsOf: file, options: .mappedIfSafe))
+        try FileTreeDigests.digest(ofFile: file.path)
     }
 
     /// The variables under `## Test inputs` in Project.swift.md: a table whose first column
