@@ -268,6 +268,25 @@ struct GraphCommandTests {
         #expect(why.outputText.contains("  HummingbirdRouter → Hummingbird → HummingbirdCore → NIOCore\n"))
     }
 
+    @Test(
+        "the package tree read from the checkouts and their manifests is the one swift package show-dependencies prints",
+        arguments: ThirdPartyPackage.allCases)
+    func packageTreeFromCheckouts(_ thirdParty: ThirdPartyPackage) async throws {
+        let root = try await thirdParty.checkout()
+        // describe resolves the package once, as every ribcage command does first.
+        let package = try await PackageLoader.load(packageAt: root)
+        let shown = try await Shell.run(
+            "swift", ["package", "show-dependencies", "--format", "json"], in: root)
+        #expect(shown.succeeded, "\(shown.errorText)")
+        let expected = try PackageDependencies.parse(shown.standardOutput, root: root).all
+        let onDisk = try #require(await PackageDependencies.fromCheckouts(root: root, package: package)).all
+        #expect(onDisk.map(\.identity) == expected.map(\.identity))
+        for (ours, theirs) in zip(onDisk, expected) {
+            #expect(ours == theirs, "\(ours.identity)")
+        }
+        #expect(thirdParty == .argumentParser || !expected.isEmpty, "the tree is not empty")
+    }
+
     /// The `nodes` of a `graph --format json` run, by name.
     static func nodes(_ arguments: [String]) async throws -> [String: [String: Any]] {
         let result = try await RibcageExecutableTests.ribcage(["graph", "--format", "json"] + arguments)

@@ -2,12 +2,16 @@ import ArgumentParser
 import Foundation
 import RibcageTool
 
-/// `bench test`: `ribcage test` against `swift test --parallel` on swift-argument-parser, warm,
-/// and the one-`swift test`-per-target strategy ribcage used before, to show where time went.
+/// `bench test`: `ribcage test` against `swift test --parallel` on the same package, warm, and
+/// the one-`swift test`-per-target strategy ribcage used before, to show where time went.
+///
+/// By default the package is a fresh clone of swift-argument-parser 1.8.2; `--package-path`
+/// measures an existing package as it is (this workspace: `--package-path .`).
 struct TestRunnerBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
-        abstract: "ribcage test against swift test --parallel on swift-argument-parser 1.8.2, warm."
+        abstract:
+            "ribcage test against swift test --parallel on the same package (default: swift-argument-parser 1.8.2), warm."
     )
 
     @Option(help: "Repetitions of each; the median is reported.")
@@ -19,6 +23,15 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
     @Option(help: "The version to check out.")
     var version = "1.8.2"
 
+    @Option(
+        help:
+            "Measure this package as it is instead of a clone (its tests are built first; no warm-up runs)."
+    )
+    var packagePath: String?
+
+    @Flag(inversion: .prefixedNo, help: "Also time one swift test per test target, as ribcage did before.")
+    var perTarget = true
+
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -27,42 +40,59 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
         let workspace = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../..").standardizedFileURL
         let ribcage = try await Self.releaseRibcage(workspace: workspace)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let clone = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bench-test-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        try await Self.check(
-            Shell.run(
-                "git",
-                [
-                    "-c", "advice.detachedHead=false", "clone", "-q", "--branch", version, repository,
-                    root.path,
-                ]))
-        // Warm: the tests are built, and each command has run once.
+        defer { try? FileManager.default.removeItem(at: clone) }
+        let root: URL
+        if let packagePath {
+            root = URL(fileURLWithPath: packagePath, isDirectory: true).standardizedFileURL
+        } else {
+            root = clone
+            try await Self.check(
+                Shell.run(
+                    "git",
+                    [
+                        "-c", "advice.detachedHead=false", "clone", "-q", "--branch", version, repository,
+                        root.path,
+                    ]))
+        }
+        // Warm: the tests are built, and (for a clone) each command has run once.
         try await Self.check(Shell.run("swift", ["build", "--build-tests"], in: root))
         let describe = try await Shell.run("swift", ["package", "describe", "--type", "json"], in: root)
         let targets = try PackageLoader.decodeDescription(describe.standardOutput, root: root).targets
             .filter(\.isTest).map(\.name)
 
+        // A red run is timed like a green one, but reported: the ratio only means something
+        // when both sides ran the same, passing tests.
+        var failures: [String: Int] = [:]
         let peer = { () async throws -> Void in
-            _ = try await Shell.run("swift", ["test", "--parallel"], in: root)
+            let run = try await Shell.run("swift", ["test", "--parallel"], in: root)
+            if !run.succeeded { failures["peer", default: 0] += 1 }
         }
         let ours = { () async throws -> Void in
-            _ = try await Shell.run(ribcage.path, ["test", "--path", root.path])
+            let run = try await Shell.run(ribcage.path, ["test", "--path", root.path])
+            if !run.succeeded { failures["ours", default: 0] += 1 }
         }
         // What `ribcage test` did before: one `swift test` per test target, each re-reading the build graph.
-        let perTarget = { () async throws -> Void in
+        let perTargetRun = { () async throws -> Void in
             _ = try await Shell.run("swift", ["build", "--build-tests"], in: root)
             for target in targets {
-                _ = try await Shell.run(
+                let run = try await Shell.run(
                     "swift", ["test", "--skip-build", "--parallel", "--filter", "^\(target)[./]"], in: root)
+                if !run.succeeded { failures["perTarget", default: 0] += 1 }
             }
         }
-        for warmUp in [peer, ours] { try await warmUp() }
+        if packagePath == nil {
+            for warmUp in [peer, ours] { try await warmUp() }
+            failures = [:]
+        }
         var samples: [String: [Double]] = [:]
         let clock = ContinuousClock()
         for _ in 0..<repetitions {
             // Interleaved, so drift in the machine's load falls on all three alike.
-            for (name, body) in [("peer", peer), ("ours", ours), ("perTarget", perTarget)] {
+            var bodies = [("peer", peer), ("ours", ours)]
+            if perTarget { bodies.append(("perTarget", perTargetRun)) }
+            for (name, body) in bodies {
                 let start = clock.now
                 try await body()
                 samples[name, default: []].append(Measurement.seconds(clock.now - start))
@@ -73,16 +103,22 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
             return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
         }
         let peerTime = median("peer")
+        let name = packagePath == nil ? "swift-argument-parser \(version)" : root.lastPathComponent
         print(
-            "ribcage test on swift-argument-parser \(version) (\(targets.count) test targets, tests built), median of \(repetitions)\n"
+            "ribcage test on \(name) (\(targets.count) test targets, tests built), median of \(repetitions)\n"
         )
         print("swift test --parallel:                    \(Self.seconds(peerTime))")
         print(
             "ribcage test (one swift test --parallel): \(Self.seconds(median("ours")))  \(Measurement.ratio(median("ours") / peerTime))"
         )
-        print(
-            "one swift test per test target (before):  \(Self.seconds(median("perTarget")))  \(Measurement.ratio(median("perTarget") / peerTime))"
-        )
+        if perTarget {
+            print(
+                "one swift test per test target (before):  \(Self.seconds(median("perTarget")))  \(Measurement.ratio(median("perTarget") / peerTime))"
+            )
+        }
+        for (name, count) in failures.sorted(by: { $0.key < $1.key }) {
+            print("warning: \(count) \(name) run\(count == 1 ? "" : "s") had failing tests or failed to run")
+        }
     }
 
     /// The release `ribcage` next to this benchmark, built first if it is not there.

@@ -16,8 +16,9 @@ struct GraphCommand: AsyncParsableCommand {
 
             --packages draws each other package as a cluster labelled with its resolved version, \
             holding the products the package uses, with thick edges to the packages it depends \
-            on, transitively (from `swift package show-dependencies`, which resolves first if \
-            needed).
+            on, transitively. The tree is read from the checkouts SwiftPM left in .build and \
+            their manifests (cached per revision); only when a dependency is not checked out \
+            does it come from `swift package show-dependencies`, which resolves, and a note says so.
 
             Several --focus keep the union of what each keeps. SVG and PNG are rendered by \
             Graphviz and go to --output or a pipe, never to a terminal. The JSON (schemaVersion 2) \
@@ -68,7 +69,8 @@ struct GraphCommand: AsyncParsableCommand {
             let root = try package.root()
             let described = try await PackageLoader.load(packageAt: root)
             let layers = try ProjectManifest.load(packageAt: root)?.layers ?? [:]
-            let dependencies = packages ? try await PackageDependencies.load(root: root) : nil
+            let dependencies =
+                packages ? try await PackageDependencies.load(root: root, package: described) : nil
             let filters = GraphFilters(
                 skipTests: skipTests, skipExternal: skipExternal, focus: focus, direct: direct)
             let graph = try DependencyGraph(package: described, layers: layers, packages: dependencies)

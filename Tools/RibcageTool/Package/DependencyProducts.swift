@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Read from the checkouts SwiftPM already made (`.build/workspace-state.json`), never by
 /// resolving: lint stays offline. Each package's manifest is read once per revision and kept in
-/// `.build/ribcage/products/`.
+/// `.build/ribcage/manifests/`.
 package enum DependencyProducts {
     /// A dependency SwiftPM has checked out or points at.
     package struct Checkout: Sendable, Equatable {
@@ -16,6 +16,10 @@ package enum DependencyProducts {
         package var folder: URL
         /// What identifies this state of it: a revision, or the manifest's modification time.
         package var revision: String
+        /// The version it is checked out at, else its branch; `nil` for a local package.
+        package var version: String? = nil
+        /// Where it comes from: a URL, or a local folder.
+        package var location: String? = nil
     }
 
     /// Every product's modules, keyed `identity/product` (identities are lowercase, as SwiftPM
@@ -52,7 +56,10 @@ package enum DependencyProducts {
                 let revision = checkoutState?["revision"] as? String
             {
                 let folder = root.appendingPathComponent(".build/checkouts/\(subpath)")
-                return Checkout(identity: identity, folder: folder, revision: revision)
+                return Checkout(
+                    identity: identity, folder: folder, revision: revision,
+                    version: checkoutState?["version"] as? String ?? checkoutState?["branch"] as? String,
+                    location: reference["location"] as? String)
             }
             // A local (`path:`) or edited package: its folder, stamped by its manifest's date.
             guard let location = reference["location"] as? String, location.hasPrefix("/") else { return nil }
@@ -62,28 +69,35 @@ package enum DependencyProducts {
                 (try? FileManager.default.attributesOfItem(atPath: manifest.path))?[.modificationDate]
                 as? Date
             return Checkout(
-                identity: identity, folder: folder, revision: "mtime-\(date?.timeIntervalSince1970 ?? 0)")
+                identity: identity, folder: folder, revision: "mtime-\(date?.timeIntervalSince1970 ?? 0)",
+                location: location)
         }
     }
 
     private static func products(of checkout: Checkout, root: URL) async -> [String: [String]] {
-        let cacheFile = root.appendingPathComponent(
-            ".build/ribcage/products/\(checkout.identity)-\(checkout.revision).json")
-        if let data = try? Data(contentsOf: cacheFile),
-            let cached = try? JSONDecoder().decode([String: [String]].self, from: data)
-        {
-            return cached
-        }
-        guard let dump = try? await Shell.run("swift", ["package", "dump-package"], in: checkout.folder),
-            dump.succeeded, let manifest = try? ManifestDump(json: dump.standardOutput)
-        else { return [:] }
+        guard let manifest = await manifest(of: checkout, root: root) else { return [:] }
         var products: [String: [String]] = [:]
         for product in manifest.products {
             products["\(checkout.identity)/\(product.name)"] = product.targets
         }
+        return products
+    }
+
+    /// The checkout's manifest as `swift package dump-package` reads it, kept per revision in
+    /// `.build/ribcage/manifests/`, so a second run reads no manifest; `nil` when it cannot be read.
+    package static func manifest(of checkout: Checkout, root: URL) async -> ManifestDump? {
+        let cacheFile = root.appendingPathComponent(
+            ".build/ribcage/manifests/\(checkout.identity)-\(checkout.revision).json")
+        if let data = try? Data(contentsOf: cacheFile), let cached = try? ManifestDump(json: data) {
+            return cached
+        }
+        guard let dump = try? await Shell.run("swift", ["package", "dump-package"], in: checkout.folder),
+            dump.succeeded, let manifest = try? ManifestDump(json: dump.standardOutput)
+        else { return nil }
+        // A cache that cannot be written costs the next run a dump-package, nothing else.
         try? FileManager.default.createDirectory(
             at: cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? JSONEncoder().encode(products).write(to: cacheFile)
-        return products
+        try? dump.standardOutput.drop { $0 != UInt8(ascii: "{") }.write(to: cacheFile, options: .atomic)
+        return manifest
     }
 }

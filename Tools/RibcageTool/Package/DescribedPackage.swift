@@ -12,6 +12,11 @@ package struct DescribedPackage: Sendable, Equatable {
     package var products: [Product] = []
     /// The traits a plain `swift build` enables: the `default` trait's, transitively.
     package var enabledTraits: Set<String> = []
+    /// The identities of the packages the manifest declares as dependencies; `nil` when
+    /// `dump-package` could not read the manifest.
+    package var packageDependencies: [String]? = nil
+    /// The traits the manifest asks of each package it depends on.
+    package var requestedTraits: [String: [String]] = [:]
     /// True when the source lists were found by walking the target folders, because
     /// `swift package describe` could not run.
     package var sourcesAreInferred = false

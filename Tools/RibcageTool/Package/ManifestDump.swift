@@ -11,6 +11,12 @@ package struct ManifestDump: Sendable, Equatable {
     package var products: [DescribedPackage.Product]
     /// The traits a plain build enables: `default`'s, transitively.
     package var enabledTraits: Set<String>
+    /// The identities of the packages it declares as dependencies, in manifest order.
+    package var packageDependencies: [String]
+    /// The traits it asks of each package it depends on (`["default"]` unless it says).
+    package var requestedTraits: [String: [String]] = [:]
+    /// The traits each of its traits enables, `default` included.
+    package var traitImplications: [String: [String]] = [:]
 
     /// A target as the manifest declares it.
     package struct Target: Sendable, Equatable {
@@ -28,6 +34,8 @@ package struct ManifestDump: Sendable, Equatable {
         package var dependencies: [DescribedPackage.Dependency]
         /// Swift `-D` defines.
         package var defines: [DescribedPackage.Define]
+        /// The packages of the plugins it uses from other packages (`plugins: [.plugin(name:package:)]`).
+        package var pluginPackages: [String] = []
     }
 
     /// Parses the JSON `dump-package` prints.
@@ -59,6 +67,22 @@ package struct ManifestDump: Sendable, Equatable {
             if enabled.insert(trait).inserted { pending += enables[trait] ?? [] }
         }
         enabledTraits = enabled
+        traitImplications = enables
+        // Each dependency is `{"sourceControl": [{"identity": …, "traits": […]}]}`, or
+        // `fileSystem`, or `registry`.
+        var identities: [String] = []
+        for dependency in document["dependencies"] as? [[String: Any]] ?? [] {
+            for kind in dependency.values {
+                guard let details = (kind as? [[String: Any]])?.first,
+                    let identity = details["identity"] as? String
+                else { continue }
+                identities.append(identity)
+                let traits = (details["traits"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+                requestedTraits[identity] = traits ?? ["default"]
+                break
+            }
+        }
+        packageDependencies = identities
     }
 
     private static func target(_ json: [String: Any], targetNames: Set<String>) -> Target? {
@@ -96,10 +120,15 @@ package struct ManifestDump: Sendable, Equatable {
             let flagName = String(flag.prefix { $0 != "=" })
             defines.append(.init(name: flagName, condition: condition(setting["condition"])))
         }
+        // `{"plugin": ["Name", "package"]}`; the package is null for a plugin of the same package.
+        let pluginPackages = (json["pluginUsages"] as? [[String: Any]] ?? []).compactMap { usage in
+            ((usage["plugin"] as? [Any])?.dropFirst().first as? String)?.lowercased()
+        }
         return Target(
             name: name, type: type, path: json["path"] as? String,
             exclude: json["exclude"] as? [String] ?? [],
-            sources: json["sources"] as? [String], dependencies: dependencies, defines: defines)
+            sources: json["sources"] as? [String], dependencies: dependencies, defines: defines,
+            pluginPackages: pluginPackages)
     }
 
     private static func condition(_ json: Any?) -> DescribedPackage.Condition? {
@@ -108,6 +137,17 @@ package struct ManifestDump: Sendable, Equatable {
             platforms: json["platformNames"] as? [String] ?? [], configuration: json["config"] as? String,
             traits: json["traits"] as? [String] ?? [])
         return condition == DescribedPackage.Condition() ? nil : condition
+    }
+
+    /// The traits that `requested` turns on, with those they enable, transitively; `default`
+    /// stands for the package's default traits.
+    package func traits(enabledBy requested: some Sequence<String>) -> Set<String> {
+        var enabled: Set<String> = []
+        var pending = Array(requested)
+        while let trait = pending.popLast() {
+            if enabled.insert(trait).inserted { pending += traitImplications[trait] ?? [] }
+        }
+        return enabled
     }
 
     /// Adds what only the manifest knows to a package `describe` read: each dependency's
@@ -130,6 +170,8 @@ package struct ManifestDump: Sendable, Equatable {
             package.targets[index].defines = declared.defines
         }
         package.enabledTraits = enabledTraits
+        package.packageDependencies = packageDependencies
+        package.requestedTraits = requestedTraits
     }
 
     /// The package as the manifest alone describes it, each target's sources found by walking
@@ -157,6 +199,8 @@ package struct ManifestDump: Sendable, Equatable {
         }
         var package = DescribedPackage(name: name, path: root.path, targets: converted, products: products)
         package.enabledTraits = enabledTraits
+        package.packageDependencies = packageDependencies
+        package.requestedTraits = requestedTraits
         package.sourcesAreInferred = true
         return package
     }

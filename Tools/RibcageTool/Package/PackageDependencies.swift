@@ -1,8 +1,11 @@
 import Foundation
 
 /// A package's dependencies at package level, transitively: each package with its resolved
-/// version and the packages it depends on, from `swift package show-dependencies --format json`
-/// (which resolves the dependencies when they are not yet), and which package owns each product.
+/// version and the packages it depends on, and which package owns each product.
+///
+/// Read from what SwiftPM already left on disk when it can (the checkouts recorded in
+/// `.build/workspace-state.json` and their manifests, cached per revision), else from
+/// `swift package show-dependencies --format json`, which resolves the package first.
 package struct PackageDependencies: Sendable, Equatable {
     /// Every package in the tree but the root, once each.
     package var all: [DependencyGraph.ExternalPackage]
@@ -14,17 +17,26 @@ package struct PackageDependencies: Sendable, Equatable {
         productOwners[name]
     }
 
-    /// Reads the tree of the package at `root`, resolving it first if needed.
+    /// Reads the tree of `package`, found at `root`: from its checkouts, or, when they are
+    /// missing, with `swift package show-dependencies` (which says so on standard error).
     ///
     /// - Throws: ``RibcageError/manifestUnreadable(path:details:)`` when SwiftPM cannot resolve
     ///   or describe the dependencies.
-    package static func load(root: URL) async throws -> PackageDependencies {
-        let result = try await Shell.run(
-            "swift", ["package", "show-dependencies", "--format", "json"], in: root)
-        guard result.succeeded else {
-            throw RibcageError.manifestUnreadable(path: root.path, details: result.errorText)
+    package static func load(root: URL, package: DescribedPackage) async throws -> PackageDependencies {
+        var dependencies: PackageDependencies
+        if let onDisk = await fromCheckouts(root: root, package: package) {
+            dependencies = onDisk
+        } else {
+            StandardError.write(
+                "note: the dependencies are not all checked out in .build, so SwiftPM resolves them "
+                    + "(`swift package show-dependencies`); this may fetch packages.\n")
+            let result = try await Shell.run(
+                "swift", ["package", "show-dependencies", "--format", "json"], in: root)
+            guard result.succeeded else {
+                throw RibcageError.manifestUnreadable(path: root.path, details: result.errorText)
+            }
+            dependencies = try parse(result.standardOutput, root: root)
         }
-        var dependencies = try parse(result.standardOutput, root: root)
         var owners: [String: String] = [:]
         for (key, _) in await DependencyProducts.modules(root: root, identities: nil) {
             let identity = String(key.prefix { $0 != "/" })
@@ -32,6 +44,92 @@ package struct PackageDependencies: Sendable, Equatable {
         }
         dependencies.productOwners = owners
         return dependencies
+    }
+
+    /// The tree as SwiftPM resolved it, from the checkouts in `.build` and their manifests;
+    /// `nil` when a dependency is not checked out or a manifest cannot be read.
+    ///
+    /// As SwiftPM does, the root keeps every package it declares, and any other package keeps
+    /// those its non-test targets use under the traits asked of it: its test targets are never
+    /// built as a dependency, and a dependency declared `.when(traits:)` counts only when one of
+    /// those traits is on (swift-configuration, asked for no traits, needs no swift-log).
+    package static func fromCheckouts(root: URL, package: DescribedPackage) async -> PackageDependencies? {
+        guard let declared = package.packageDependencies else { return nil }
+        if declared.isEmpty { return PackageDependencies(all: [], productOwners: [:]) }
+        let checkouts = Dictionary(
+            DependencyProducts.checkouts(root: root).map { ($0.identity, $0) },
+            uniquingKeysWith: { first, _ in first })
+        guard declared.allSatisfy({ checkouts[$0] != nil }) else { return nil }
+        let manifests = await withTaskGroup(of: (String, ManifestDump?).self) { group in
+            for checkout in checkouts.values {
+                group.addTask {
+                    (checkout.identity, await DependencyProducts.manifest(of: checkout, root: root))
+                }
+            }
+            var manifests: [String: ManifestDump] = [:]
+            for await (identity, manifest) in group { manifests[identity] = manifest }
+            return manifests
+        }
+        guard declared.allSatisfy({ manifests[$0] != nil }) else { return nil }
+
+        // The traits each package is asked for by those that reach it decide which of its
+        // trait-conditioned dependencies count, and so what is reached: repeat until stable.
+        var requested: [String: Set<String>] = [:]
+        for identity in declared {
+            requested[identity, default: []].formUnion(package.requestedTraits[identity] ?? ["default"])
+        }
+        while true {
+            var dependenciesOf: [String: [String]] = [:]
+            var asked = requested
+            var frontier = declared
+            while let identity = frontier.popLast() {
+                guard dependenciesOf[identity] == nil, let manifest = manifests[identity] else { continue }
+                let traits = manifest.traits(enabledBy: requested[identity] ?? [])
+                let used = Set(
+                    manifest.targets.filter { $0.type != "test" }.flatMap { target in
+                        target.dependencies.filter { dependency in
+                            let conditions = dependency.condition?.traits ?? []
+                            return conditions.isEmpty || !traits.isDisjoint(with: conditions)
+                        }
+                        .compactMap { owner(of: $0, in: manifest, manifests: manifests) }
+                            + target.pluginPackages
+                    })
+                let dependencies = manifest.packageDependencies.filter {
+                    used.contains($0) && checkouts[$0] != nil
+                }
+                dependenciesOf[identity] = dependencies
+                for dependency in dependencies {
+                    asked[dependency, default: []].formUnion(
+                        manifest.requestedTraits[dependency] ?? ["default"])
+                }
+                frontier += dependencies
+            }
+            guard asked == requested else {
+                requested = asked
+                continue
+            }
+            let all = dependenciesOf.keys.sorted().compactMap { identity in
+                checkouts[identity].map { checkout in
+                    DependencyGraph.ExternalPackage(
+                        identity: identity, version: checkout.version, url: checkout.location,
+                        dependencies: dependenciesOf[identity] ?? [])
+                }
+            }
+            return PackageDependencies(all: all, productOwners: [:])
+        }
+    }
+
+    /// The package, among those `manifest` declares, whose product `dependency` is: the one it
+    /// names, else the one whose manifest declares a product of that name.
+    private static func owner(
+        of dependency: DescribedPackage.Dependency, in manifest: ManifestDump,
+        manifests: [String: ManifestDump]
+    ) -> String? {
+        guard case .product(let named) = dependency.kind else { return nil }
+        if let named { return manifest.packageDependencies.first { $0 == named.lowercased() } }
+        return manifest.packageDependencies.first { identity in
+            manifests[identity]?.products.contains { $0.name == dependency.name } ?? false
+        }
     }
 
     /// Parses `show-dependencies --format json`: a tree whose root is the package itself.

@@ -78,7 +78,18 @@ package struct TestCacheInputs: Sendable {
     /// - Throws: ``RibcageError/unknownModules(_:known:)`` for a name that is no target, or the
     ///   file system's error when a file cannot be read.
     package func keys(for testTargets: [String], withParts: Bool = false) throws -> [String: TestCacheKey] {
-        var filesOfTarget: [String: [TestCacheKey.Part]] = [:]
+        // Every target the keys need is hashed first, on all cores; the tree above is cheap.
+        var needed: [String: DescribedPackage.Target] = [:]
+        var frontier = testTargets
+        while let name = frontier.popLast() {
+            guard needed[name] == nil else { continue }
+            guard let target = targetsByName[name] else {
+                throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
+            }
+            needed[name] = target
+            frontier += target.targetDependencies.filter { targetsByName[$0] != nil }
+        }
+        var filesOfTarget = try files(of: Array(needed.values))
         var treeDigests: [String: String] = [:]
         func filesOf(_ target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
             if let known = filesOfTarget[target.name] { return known }
@@ -150,35 +161,28 @@ package struct TestCacheInputs: Sendable {
 
     /// A part per file under the target's folder, by path from the package root.
     func files(of target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
-        let folder = root.appendingPathComponent(target.path, isDirectory: true)
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey])
-        else { return [] }
-        var parts: [TestCacheKey.Part] = []
-        let prefix = folder.standardizedFileURL.path + "/"
-        for case let file as URL in enumerator {
-            let values = try file.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey])
-            if values.isDirectory == true {
-                if [".build", ".swiftpm", ".git"].contains(file.lastPathComponent) {
-                    enumerator.skipDescendants()
-                }
-                continue
-            }
-            guard values.isRegularFile == true, file.lastPathComponent != ".DS_Store" else { continue }
-            let absolute = file.standardizedFileURL.path
-            let relative =
-                absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : file.lastPathComponent
-            parts.append(
-                .init(kind: .file, name: "\(target.path)/\(relative)", digest: try Self.digest(of: file)))
+        try files(of: [target])[target.name] ?? []
+    }
+
+    /// ``files(of:)`` of each of `targets`, by target name, the folders hashed on all cores.
+    func files(of targets: [DescribedPackage.Target]) throws -> [String: [TestCacheKey.Part]] {
+        let folders = targets.map {
+            root.appendingPathComponent($0.path, isDirectory: true).standardizedFileURL.path
         }
-        // By path: the order a file system lists a folder in is no input.
-        return parts.sorted { $0.name < $1.name }
+        var parts: [String: [TestCacheKey.Part]] = [:]
+        for (target, files) in zip(targets, try FileTreeDigests.files(underEach: folders)) {
+            parts[target.name] =
+                files
+                .map { TestCacheKey.Part(kind: .file, name: "\(target.path)/\($0.path)", digest: $0.digest) }
+                // By path: the order a file system lists a folder in is no input.
+                .sorted { $0.name < $1.name }
+        }
+        return parts
     }
 
     /// The SHA-256 of a file's bytes.
     static func digest(of file: URL) throws -> String {
-        SHA256.hex(try Data(contentsOf: file, options: .mappedIfSafe))
+        try FileTreeDigests.digest(ofFile: file.path)
     }
 
     /// The variables under `## Test inputs` in Project.swift.md: a table whose first column

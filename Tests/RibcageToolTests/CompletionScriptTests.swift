@@ -1,0 +1,133 @@
+import Foundation
+import RibcageTool
+import Testing
+
+/// The completion scripts that `ribcage --generate-completion-script` writes, sourced into a real
+/// shell and asked to complete, the way bash asks when Tab is pressed: the built executable
+/// answers the dynamic parts (module names) itself.
+@Suite("Shell completion", .serialized)
+struct CompletionScriptTests {
+    /// Sources the bash script, then completes each line given as an argument, as bash's
+    /// programmable completion would with the cursor at the line's end. Prints one line per
+    /// request: its completions, sorted, separated by spaces.
+    static let bashDriver = #"""
+        export LC_ALL=C  # `sort` in byte order, whatever the machine's locale
+        source "$1"
+        shift
+        for line in "$@"; do
+            COMP_LINE="$line"
+            COMP_POINT=${#COMP_LINE}
+            read -ra COMP_WORDS <<< "$COMP_LINE"
+            [[ "$COMP_LINE" == *' ' ]] && COMP_WORDS+=('')
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMPREPLY=()
+            # What bash itself does on Tab: the function named by `complete -F` for `ribcage`.
+            function=$(complete -p ribcage | sed -E 's/.*-F ([^ ]+) .*/\1/')
+            "$function" ribcage "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ' | sed 's/ $//'
+            echo
+        done
+        """#
+
+    /// The completions bash offers for each of `lines`, with the built `ribcage` first on PATH.
+    static func bashCompletions(_ lines: [String]) async throws -> [[String]] {
+        let executable = try await RibcageExecutableTests.ribcageExecutable()
+        let folder = try TemporaryFolder()
+        let script = try await Shell.run(executable.path, ["--generate-completion-script", "bash"])
+        #expect(script.succeeded, "\(script.errorText)")
+        try folder.write(script.outputText, to: "ribcage.bash")
+        try folder.write(bashDriver, to: "driver.bash")
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let run = try await Shell.run(
+            "bash",
+            ["--norc", "--noprofile", folder.url.appendingPathComponent("driver.bash").path]
+                + [folder.url.appendingPathComponent("ribcage.bash").path] + lines,
+            environment: ["PATH": executable.deletingLastPathComponent().path + ":" + path])
+        #expect(run.succeeded, "\(run.errorText)")
+        let answers = run.outputText.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        try #require(answers.count == lines.count, "\(run.outputText)\(run.errorText)")
+        return answers.map { $0.split(separator: " ").map(String.init) }
+    }
+
+    @Test("bash completes subcommands, options and option values from the script alone")
+    func staticCompletions() async throws {
+        let answers = try await Self.bashCompletions([
+            "ribcage gr",
+            "ribcage ",
+            "ribcage test --sh",
+            "ribcage graph --fo",
+            "ribcage graph --format ",
+            "ribcage graph --algorithm ci",
+            "ribcage build --configuration ",
+            "ribcage new ",
+        ])
+        #expect(answers[0] == ["graph"])
+        #expect(answers[1] == ["--help", "-h", "build", "graph", "help", "lint", "new", "test", "why"])
+        #expect(answers[2] == ["--shard"])
+        #expect(answers[3] == ["--focus", "--format"])
+        #expect(answers[4] == ["dot", "json", "mermaid", "png", "svg"])
+        #expect(answers[5] == ["circo"])
+        #expect(answers[6] == ["debug", "release"])
+        #expect(answers[7] == ["--help", "-h", "module", "rib"])
+    }
+
+    @Test("bash completes module names that the built ribcage reads from the package on the line")
+    func moduleNames() async throws {
+        let fixture = try await RibcageExecutableTests.makeFixture()
+        let path = fixture.url.path
+        let answers = try await Self.bashCompletions([
+            "ribcage test --path \(path) Go",
+            "ribcage test --path \(path) ",
+            "ribcage graph --path \(path) --focus B",
+            "ribcage why --path \(path) Good U",
+        ])
+        #expect(answers[0] == ["Good", "GoodTests"])
+        #expect(answers[1] == ["Bad", "BadTests", "Good", "GoodTests", "Untested"])
+        #expect(answers[2] == ["Bad", "BadTests"])
+        #expect(answers[3] == ["Untested"])
+    }
+
+    @Test("bash completes new rib --parent with the features of the modules table")
+    func parentFeatures() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+
+            let modules: [Module] = [
+                .module("RIBs", layer: .core),
+                .feature("Root", dependencies: ["RIBs"]),
+                .feature(
+                    "Settings",
+                    dependencies: ["RIBs"]),
+                .feature("Search", dependencies: ["RIBs"]),
+                .app("TodoApp", dependencies: ["Root"]),
+            ]
+            """, to: "Package.swift")
+        let answers = try await Self.bashCompletions([
+            "ribcage new rib Profile --path \(folder.url.path) --parent ",
+            "ribcage new rib Profile --path \(folder.url.path) --parent S",
+        ])
+        #expect(answers[0] == ["Root", "Search", "Settings"])
+        #expect(answers[1] == ["Search", "Settings"])
+    }
+
+    @Test("zsh and fish scripts are generated, and checked by the shell when it is installed")
+    func otherShells() async throws {
+        let executable = try await RibcageExecutableTests.ribcageExecutable()
+        for shell in ["zsh", "fish"] {
+            let script = try await Shell.run(executable.path, ["--generate-completion-script", shell])
+            #expect(script.succeeded, "\(script.errorText)")
+            for word in ["graph", "--focus", "---completion"] {
+                #expect(script.outputText.contains(word), "the \(shell) script does not mention \(word)")
+            }
+            guard Shell.executablePath(shell) != nil else { continue }
+            let folder = try TemporaryFolder()
+            try folder.write(script.outputText, to: "ribcage.\(shell)")
+            let check = try await Shell.run(
+                shell, ["-n", folder.url.appendingPathComponent("ribcage.\(shell)").path])
+            #expect(check.succeeded, "\(shell) -n: \(check.errorText)")
+        }
+    }
+}

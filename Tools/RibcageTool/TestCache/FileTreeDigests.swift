@@ -1,0 +1,186 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The SHA-256 of every file under a folder, found and read with the system's own calls.
+///
+/// The test cache hashes every file of a thousand targets on each run, where `FileManager`'s
+/// enumerator, `URL` resource values and a mapped `Data` per file cost more than the hashing.
+/// Here `readdir` gives each entry's type without a `stat`, each file is opened relative to its
+/// folder's descriptor (one path component for the kernel to look up, not the whole path), and
+/// one buffer is reused for every read. ``files(underEach:)`` spreads folders over the cores.
+package enum FileTreeDigests {
+    /// A file that could not be listed or read, with the system's reason.
+    package struct ReadError: Error, CustomStringConvertible {
+        /// The file or folder.
+        package var path: String
+        /// `strerror` of the failed call.
+        package var reason: String
+
+        package var description: String { "Cannot read \(path): \(reason)" }
+
+        init(path: String, errno code: Int32) {
+            self.path = path
+            reason = String(cString: strerror(code))
+        }
+    }
+
+    /// A file found under a folder: its path relative to the folder, with `/`, and the SHA-256
+    /// of its bytes.
+    package typealias File = (path: String, digest: String)
+
+    /// Every regular file under `folder` (hidden ones too; `.build`, `.swiftpm` and `.git`
+    /// folders and `.DS_Store` files left out), in no particular order. A symbolic link to a
+    /// file counts as that file; one to a folder is not followed. A folder that does not exist
+    /// has no files.
+    ///
+    /// - Throws: ``ReadError`` when a folder cannot be listed or a file cannot be read.
+    package static func files(under folder: String) throws -> [File] {
+        var walker = Walker()
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return [] }
+            throw ReadError(path: folder, errno: errno)
+        }
+        try walker.walk(descriptor, path: folder, relative: "")
+        return walker.found
+    }
+
+    /// ``files(under:)`` of each folder, the folders shared out among the processor's cores;
+    /// in the order given.
+    ///
+    /// The calling thread works too and waits for the others, which only hash files: this is
+    /// for synchronous callers that would otherwise do the same work alone.
+    ///
+    /// - Throws: The first ``ReadError`` met, in the order of `folders`.
+    package static func files(underEach folders: [String]) throws -> [[File]] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, folders.count))
+        let results = Results(count: folders.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            // Every `workers`-th folder, so each worker hashes its share without taking turns.
+            for index in stride(from: worker, to: folders.count, by: workers) {
+                results.store(Result { try files(under: folders[index]) }, at: index)
+            }
+        }
+        return try results.values().map { try $0.get() }
+    }
+
+    /// The SHA-256 of one file's bytes.
+    ///
+    /// - Throws: ``ReadError`` when the file cannot be opened or read.
+    package static func digest(ofFile path: String) throws -> String {
+        var walker = Walker()
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReadError(path: path, errno: errno) }
+        return try walker.digest(of: descriptor, path: path)
+    }
+
+    /// One walk's state: what it found, and the buffer every read goes through.
+    private struct Walker {
+        var found: [File] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+        /// Walks the folder open at `descriptor`, and closes it.
+        mutating func walk(_ descriptor: Int32, path: String, relative: String) throws {
+            guard let directory = fdopendir(descriptor) else {
+                let code = errno
+                close(descriptor)
+                throw ReadError(path: path, errno: code)
+            }
+            defer { closedir(directory) }
+            let folder = dirfd(directory)
+            while let entry = readdir(directory) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(
+                        to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)
+                    ) { String(cString: $0) }
+                }
+                if name == "." || name == ".." { continue }
+                let relativePath = relative.isEmpty ? name : relative + "/" + name
+                switch try Self.kind(of: entry.pointee.d_type, named: name, in: folder, path: path) {
+                case .folder:
+                    if [".build", ".swiftpm", ".git"].contains(name) { continue }
+                    let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    guard child >= 0 else { throw ReadError(path: path + "/" + name, errno: errno) }
+                    try walk(child, path: path + "/" + name, relative: relativePath)
+                case .file:
+                    if name == ".DS_Store" { continue }
+                    let file = openat(folder, name, O_RDONLY | O_CLOEXEC)
+                    guard file >= 0 else { throw ReadError(path: path + "/" + name, errno: errno) }
+                    found.append((relativePath, try digest(of: file, path: path + "/" + name)))
+                case .other:
+                    continue
+                }
+            }
+        }
+
+        /// Hashes the file open at `descriptor` to its end, and closes it.
+        mutating func digest(of descriptor: Int32, path: String) throws -> String {
+            defer { close(descriptor) }
+            var hash = SHA256()
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw ReadError(path: path, errno: errno)
+                }
+                if count == 0 { break }
+                buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+            return hash.finalize()
+        }
+
+        enum Kind { case folder, file, other }
+
+        /// What an entry is: from `readdir`'s type when the file system gives one, else from
+        /// `fstatat`; a symbolic link is what it points at, except that a linked folder is not
+        /// walked.
+        static func kind(of type: UInt8, named name: String, in folder: Int32, path: String) throws -> Kind {
+            switch Int32(type) {
+            case Int32(DT_DIR): return .folder
+            case Int32(DT_REG): return .file
+            case Int32(DT_LNK):
+                var status = stat()
+                // A dangling link holds no bytes.
+                guard fstatat(folder, name, &status, 0) == 0 else { return .other }
+                return (status.st_mode & S_IFMT) == S_IFREG ? .file : .other
+            case Int32(DT_UNKNOWN):
+                var status = stat()
+                guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+                    throw ReadError(path: path + "/" + name, errno: errno)
+                }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: return .folder
+                case S_IFREG: return .file
+                case S_IFLNK: return try kind(of: UInt8(DT_LNK), named: name, in: folder, path: path)
+                default: return .other
+                }
+            default:
+                return .other
+            }
+        }
+    }
+
+    /// The workers' results, each slot written once by the one worker that owns its index.
+    private final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [Result<[File], any Error>?]
+
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func store(_ result: Result<[File], any Error>, at index: Int) {
+            lock.withLock { slots[index] = result }
+        }
+
+        /// Every slot; call after the workers are done.
+        func values() -> [Result<[File], any Error>] {
+            lock.withLock { slots.map { $0 ?? .success([]) } }
+        }
+    }
+}
