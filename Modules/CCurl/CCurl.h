@@ -10,6 +10,7 @@
 // not export these headers.
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 
 typedef size_t (*ribcage_curl_data_callback)(char *data, size_t size, size_t count, void *context);
 

@@ -6,20 +6,24 @@ import Synchronization
     import Glibc
 #endif
 
-/// A libcurl multi handle driven on a thread of its own, the way libcurl's event-based API is
-/// meant to be used: epoll watches the sockets curl asks for, and each wakeup hands curl only
-/// the sockets that are ready and the timer that is due (`curl_multi_socket_action`).
+/// A libcurl multi handle driven the way libcurl's event API is meant to be used: epoll
+/// watches the sockets curl asks for and a timerfd stands for curl's timer, and each wakeup hands
+/// curl only the sockets that are ready or the timer that is due (`curl_multi_socket_action`).
 ///
-/// `curl_multi_perform` would instead visit every transfer on every wakeup, each with a
-/// `poll` system call of its own to learn whether its socket is ready; with 16 transfers in
-/// flight that was most of the loop's time.
+/// `curl_multi_perform` would instead visit every transfer on every wakeup, each with a `poll`
+/// system call of its own to learn whether its socket is ready; with 16 transfers in flight that
+/// was most of the loop's time.
 ///
-/// Other threads only post commands; a command wakes the thread (an eventfd write) only when it
-/// sleeps in `epoll_wait`, so a busy loop takes commands without a system call per request.
+/// The multi handle is used under one lock, by the loop thread or by a task adding a transfer:
+/// when the lock is free, the task starts its transfer itself (curl's calls do not block), so a
+/// request is sent without waking the loop thread, which then only waits for the answer. When
+/// the lock is taken, the task leaves a command for the loop thread, which is awake; commands
+/// wake the thread (an eventfd write) only while it sleeps in `epoll_wait`.
 final class CurlMultiLoop: @unchecked Sendable {
-    // @unchecked: everything but `inbox` belongs to the loop thread, including the curl
-    // callbacks, which curl calls from inside the functions that thread calls. Other threads
-    // touch only `inbox`, behind its lock, and write to the eventfd.
+    // @unchecked: `active`, `watched`, `timerDue` and the multi handle are used only under
+    // `multiLock`, including by curl's callbacks, which run inside the curl calls made under it;
+    // `inbox` has its own lock; the file descriptors are used only through thread-safe system
+    // calls.
 
     /// What other threads ask of the loop thread, in the order they asked.
     enum Command {
@@ -37,30 +41,38 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let epoll: Int32
     private let wakeup: Int32
+    /// Armed for curl's timer when it is due later; a timer due at once is `timerDue`.
+    private let timer: Int32
+    private let multiLock = Mutex(())
     private let inbox = Mutex(Inbox())
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
-    /// When curl next wants `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)`, on the monotonic
-    /// clock in nanoseconds; `nil` when it wants no timer.
-    private var timerDeadline: UInt64?
+    /// The sockets epoll watches for curl.
+    private var watched: Set<curl_socket_t> = []
+    /// Curl asked to be called back at once; whoever holds `multiLock` does so before letting go.
+    private var timerDue = false
 
     /// Starts a multi handle and its thread, which run as long as the process.
     ///
-    /// Stops the process if curl, epoll or an eventfd cannot be created: that happens only when
-    /// the process is out of memory or file descriptors before it has sent a single request.
+    /// Stops the process if curl, epoll, an eventfd or a timerfd cannot be created: that happens
+    /// only when the process is out of memory or file descriptors before it sent one request.
     init(threadName: String) {
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed") }
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { fatalError("epoll_create1 failed: errno \(errno)") }
         let wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard wakeup >= 0 else { fatalError("eventfd failed: errno \(errno)") }
+        let timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        guard timer >= 0 else { fatalError("timerfd_create failed: errno \(errno)") }
         self.multi = multi
         self.epoll = epoll
         self.wakeup = wakeup
-
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.fd = wakeup
-        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event)
+        self.timer = timer
+        for descriptor in [wakeup, timer] {
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.fd = descriptor
+            _ = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+        }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = ribcage_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
@@ -83,6 +95,17 @@ final class CurlMultiLoop: @unchecked Sendable {
         thread.start()
     }
 
+    /// Starts `transfer`: on the calling thread if the multi handle is free, else on the loop
+    /// thread.
+    func add(_ transfer: CurlTransfer) {
+        let started = multiLock.withLockIfAvailable { _ in
+            handle(.add(transfer))
+            settle()
+            return true
+        }
+        if started == nil { post(.add(transfer)) }
+    }
+
     /// Hands `command` to the loop thread.
     func post(_ command: Command) {
         let sleeping = inbox.withLock { inbox in
@@ -97,43 +120,44 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 64)
-        var running: Int32 = 0
+        var ready: Int32 = 0
         while true {
             let commands = inbox.withLock { inbox in
                 inbox.sleeping = false
                 defer { inbox.commands.removeAll(keepingCapacity: true) }
                 return inbox.commands
             }
-            for command in commands { handle(command) }
-            if let deadline = timerDeadline, deadline <= Self.now() {
-                timerDeadline = nil
-                curl_multi_socket_action(multi, ribcage_curl_socket_timeout, 0, &running)
+            multiLock.withLock { _ in
+                for command in commands { handle(command) }
+                var running: Int32 = 0
+                for event in events[..<Int(max(0, ready))] {
+                    switch event.data.fd {
+                    case wakeup:
+                        var count: eventfd_t = 0
+                        _ = eventfd_read(wakeup, &count)
+                    case timer:
+                        var expirations: UInt64 = 0
+                        _ = read(timer, &expirations, MemoryLayout<UInt64>.size)
+                        curl_multi_socket_action(multi, ribcage_curl_socket_timeout, 0, &running)
+                    case let socket:
+                        curl_multi_socket_action(multi, socket, Self.curlEvents(event.events), &running)
+                    }
+                }
+                settle()
             }
-            finishTransfers()
 
             // Sleeps only if no command came in meanwhile; one that comes later wakes it.
             let idle = inbox.withLock { inbox in
                 inbox.sleeping = inbox.commands.isEmpty
                 return inbox.sleeping
             }
-            let wait = idle ? millisecondsToTimer() : 0
-            let ready = events.withUnsafeMutableBufferPointer { events in
-                epoll_wait(epoll, events.baseAddress, Int32(events.count), wait)
+            ready = events.withUnsafeMutableBufferPointer { events in
+                epoll_wait(epoll, events.baseAddress, Int32(events.count), idle ? -1 : 0)
             }
-            guard ready > 0 else { continue }  // nothing ready, or EINTR
-            for event in events[..<Int(ready)] {
-                let socket = event.data.fd
-                if socket == wakeup {
-                    var count: eventfd_t = 0
-                    _ = eventfd_read(wakeup, &count)
-                } else {
-                    curl_multi_socket_action(multi, socket, Self.curlEvents(event.events), &running)
-                }
-            }
-            finishTransfers()
         }
     }
 
+    /// Under `multiLock`: does what `command` asks.
     private func handle(_ command: Command) {
         switch command {
         case .add(let transfer):
@@ -154,8 +178,14 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    /// Hands every finished transfer its outcome.
-    private func finishTransfers() {
+    /// Under `multiLock`, before letting go of it: runs curl's timer while it is due at once,
+    /// then hands every finished transfer its outcome.
+    private func settle() {
+        var running: Int32 = 0
+        while timerDue {
+            timerDue = false
+            curl_multi_socket_action(multi, ribcage_curl_socket_timeout, 0, &running)
+        }
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
@@ -167,11 +197,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
-    // MARK: - Curl's callbacks, on the loop thread
+    // MARK: - Curl's callbacks, under multiLock
 
     /// Curl's socket callback: watch `socket` for what curl waits for, or forget it.
     private func watch(_ socket: curl_socket_t, for what: Int32) {
         if what == CURL_POLL_REMOVE {
+            watched.remove(socket)
             _ = epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nil)
             return
         }
@@ -180,24 +211,27 @@ final class CurlMultiLoop: @unchecked Sendable {
             (what & CURL_POLL_IN != 0 ? EPOLLIN.rawValue : 0)
             | (what & CURL_POLL_OUT != 0 ? EPOLLOUT.rawValue : 0)
         event.data.fd = socket
-        // A socket curl has not mentioned before is added. A closed socket leaves epoll by
-        // itself, so a new socket with a reused number is added as well.
-        if epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event) != 0 {
-            _ = epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event)
+        // Should epoll and `watched` ever disagree (a socket closed without a word leaves epoll
+        // by itself), the other operation is the right one.
+        let (first, second) =
+            watched.insert(socket).inserted ? (EPOLL_CTL_ADD, EPOLL_CTL_MOD) : (EPOLL_CTL_MOD, EPOLL_CTL_ADD)
+        if epoll_ctl(epoll, first, socket, &event) != 0 {
+            _ = epoll_ctl(epoll, second, socket, &event)
         }
     }
 
     /// Curl's timer callback: call back in `milliseconds`, at once for 0, never for -1.
     private func setTimer(_ milliseconds: Int) {
-        timerDeadline = milliseconds < 0 ? nil : Self.now() + UInt64(milliseconds) * 1_000_000
-    }
-
-    /// How long `epoll_wait` may sleep: until curl's timer is due, or until woken.
-    private func millisecondsToTimer() -> Int32 {
-        guard let deadline = timerDeadline else { return -1 }
-        let now = Self.now()
-        guard deadline > now else { return 0 }
-        return Int32(clamping: (deadline - now + 999_999) / 1_000_000)  // rounded up: no spinning
+        // A timer due at once needs no system call; the timerfd, if armed, may go off later for
+        // nothing, which costs curl one look at its timers.
+        timerDue = milliseconds == 0
+        guard milliseconds != 0 else { return }
+        var when = itimerspec()  // all zero: disarmed
+        if milliseconds > 0 {
+            when.it_value.tv_sec = milliseconds / 1_000
+            when.it_value.tv_nsec = (milliseconds % 1_000) * 1_000_000
+        }
+        _ = timerfd_settime(timer, 0, &when, nil)
     }
 
     /// What an epoll event tells curl. A hang-up or an error is reported as readable and
@@ -208,11 +242,5 @@ final class CurlMultiLoop: @unchecked Sendable {
         if failed || events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 { mask |= CURL_CSELECT_IN }
         if failed || events & EPOLLOUT.rawValue != 0 { mask |= CURL_CSELECT_OUT }
         return mask
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -8,8 +8,9 @@ import Synchronization
 
 /// One request's easy handle and what has come back so far.
 final class CurlTransfer: @unchecked Sendable {
-    // @unchecked: configured before it is handed to the loop thread (through the inbox's lock),
-    // then touched only by that thread; `cancelRequested` is the one field other threads write.
+    // @unchecked: configured before it is handed to the multi handle, then touched only under
+    // the multi handle's lock (`CurlMultiLoop`), by whichever thread holds it;
+    // `cancelRequested` is the one field other threads write.
 
     /// Who waits for the outcome.
     enum Mode {
@@ -117,7 +118,7 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    // MARK: - Callbacks, on the loop thread
+    // MARK: - Callbacks, under the multi handle's lock
 
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if receivingPaused { return ribcage_curl_writefunc_pause }  // curl delivers it again later

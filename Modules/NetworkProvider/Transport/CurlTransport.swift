@@ -64,7 +64,7 @@ public final class CurlTransport: Transport {
         }
     }
 
-    /// Hands `transfer` to the loop thread and waits for its outcome; cancelling the calling task
+    /// Hands `transfer` to the multi handle and waits for its outcome; cancelling the calling task
     /// cancels it, at whatever moment that happens.
     private func run<Outcome: Sendable>(
         _ transfer: CurlTransfer,
@@ -73,7 +73,7 @@ public final class CurlTransport: Transport {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 configure(continuation)
-                loop.post(.add(transfer))
+                loop.add(transfer)
             }
         } onCancel: {
             // The flag first: a cancel that overtakes the add is seen when the add is handled.
