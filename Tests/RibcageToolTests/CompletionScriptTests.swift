@@ -38,10 +38,14 @@ struct CompletionScriptTests {
         try folder.write(script.outputText, to: "ribcage.bash")
         try folder.write(bashDriver, to: "driver.bash")
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        // In a folder with no package above it: a line without --path must not make the
+        // completions run `swift package describe` on this workspace, whose .build the running
+        // `swift test` holds (it would wait for the whole test run).
         let run = try await Shell.run(
             "bash",
             ["--norc", "--noprofile", folder.url.appendingPathComponent("driver.bash").path]
                 + [folder.url.appendingPathComponent("ribcage.bash").path] + lines,
+            in: folder.url,
             environment: ["PATH": executable.deletingLastPathComponent().path + ":" + path])
         #expect(run.succeeded, "\(run.errorText)")
         let answers = run.outputText.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
