@@ -27,6 +27,8 @@ protocol BlobBackend: Sendable {
     /// Sets aside the file that holds `blob`, if `name` still holds it, and returns where it
     /// went; `nil` if another save replaced it.
     func setAside(_ blob: StoredBlob, named name: String) throws -> URL?
-    /// Removes temporary files that killed writers left behind.
+    /// Removes temporary files that killed writers left behind, unless another process holds
+    /// the folder's lock: then it may be writing one, and they are left for the next store that
+    /// opens. Never waits for the lock.
     func removeTemporaryFiles() throws
 }

@@ -63,6 +63,8 @@ struct FilePerKeyBlobs: BlobBackend {
     }
 
     func removeTemporaryFiles() throws {
-        try lock.withLock { try AtomicFile.removeTemporaryFiles(in: root) { $0.hasSuffix(".plist") } }
+        _ = try lock.withLockIfFree {
+            try AtomicFile.removeTemporaryFiles(in: root) { $0.hasSuffix(".plist") }
+        }
     }
 }

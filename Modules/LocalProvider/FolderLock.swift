@@ -15,18 +15,53 @@ import Foundation
 /// killed writer never leaves the folder locked. It is never taken twice by one operation
 /// (`flock` would wait for itself), and waiting is bounded: after `timeout` the operation fails
 /// with ``StorageError/lockTimeout(folder:waited:)`` and changes nothing.
+///
+/// Waiting blocks the thread that waits. The stores' async methods wait on their ``IOQueue``'s
+/// thread, never on one of the cooperative pool's, and a cancelled task ends the wait: the
+/// queue binds ``cancellation`` while it runs the work.
 struct FolderLock: Sendable {
     let folder: URL
     let timeout: Duration
 
+    /// The cancellation of the async call whose work runs on this thread, if any. A wait that
+    /// sees it cancelled throws `CancellationError` and changes nothing.
+    @TaskLocal static var cancellation: IOQueue.Cancellation?
+
     /// Runs `body` holding the lock.
     func withLock<T>(_ body: () throws -> T) throws -> T {
-        let descriptor = try FileIO.check("open", folder.path) {
-            open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        }
+        let descriptor = try openFolder()
         defer { close(descriptor) }  // releases the lock; nothing was written through it
+        try wait(for: descriptor)
+        return try body()
+    }
+
+    /// Runs `body` holding the lock if no other process holds it; returns `nil` at once if one
+    /// does. For housekeeping that can wait for another time, so that opening a store never
+    /// waits for the lock.
+    func withLockIfFree<T>(_ body: () throws -> T) throws -> T? {
+        let descriptor = try openFolder()
+        defer { close(descriptor) }  // releases the lock; nothing was written through it
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            switch errno {
+            case EINTR: continue
+            case EWOULDBLOCK: return nil
+            default: throw FileIO.failure("flock", folder.path)
+            }
+        }
+        return try body()
+    }
+
+    private func openFolder() throws -> Int32 {
+        try FileIO.check("open", folder.path) { open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    }
+
+    /// Takes the lock on `descriptor`. `flock` has no timed wait, and a blocked `flock` ends
+    /// early only on a signal, for which a library may not install a handler; so this polls,
+    /// which also lets it see a cancellation within a pause.
+    private func wait(for descriptor: Int32) throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
+        let cancellation = Self.cancellation
         // Microseconds, doubled up to 2 ms while another process holds it: `flock` hands the lock
         // to no one in particular, and a waiter that slept longer lost it to the others every
         // time under load (one of eight writers waited out its 5 s).
@@ -35,6 +70,7 @@ struct FolderLock: Sendable {
             switch errno {
             case EINTR: continue
             case EWOULDBLOCK:
+                if cancellation?.isCancelled == true { throw CancellationError() }
                 guard clock.now < deadline else {
                     throw StorageError.lockTimeout(folder: folder.path, waited: timeout)
                 }
@@ -44,6 +80,5 @@ struct FolderLock: Sendable {
                 throw FileIO.failure("flock", folder.path)
             }
         }
-        return try body()
     }
 }

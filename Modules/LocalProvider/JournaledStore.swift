@@ -12,9 +12,16 @@ import SystemPackage
 ///
 /// ```swift
 /// let store = try JournaledStore<Shelf>(folder: dataFolder, name: "shelf")
-/// let loaded = try store.load()          // loaded.value; loaded.setAside says what was damaged
-/// try store.append(.added(book))         // on the disk once this returns
+/// let loaded = try await store.load()    // loaded.value; loaded.setAside says what was damaged
+/// try await store.append(.added(book))   // on the disk once this returns
 /// ```
+///
+/// Each operation comes in two forms, as ``LocalStore``'s do. In async code Swift picks the
+/// `async` one, which does the file work — waiting for another process's lock, reading,
+/// appending, `fsync` — on a queue of the store's own and holds no thread of the cooperative pool
+/// meanwhile; a cancelled task stops waiting for the lock with `CancellationError`, and nothing
+/// is changed. The synchronous form is for callers that are not async, and blocks its thread for
+/// the same work (waiting for the lock at most `lockTimeout`).
 ///
 /// What it guarantees:
 /// - **A change that `append` acknowledged survives** the process being killed at any moment,
@@ -43,6 +50,7 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     private let lock: FolderLock
     private let codec = EnvelopeCodec(format: .binary)
     private let state = Mutex<State?>(nil)
+    let io = IOQueue(label: "JournaledStore")
 
     /// What the store holds once loaded, and how it matches the files.
     private struct State {

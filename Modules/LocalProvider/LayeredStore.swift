@@ -39,17 +39,41 @@ public final class LayeredStore: LocalStore {
     /// Memory first; on a miss, disk, and the value found is cached in memory.
     public func load<Value>(_ key: StorageKey<Value>) throws -> Value? {
         if let value = try memory.load(key) { return value }
-        guard let entry = try disk.entry(for: key) else { return nil }
-        let lifetimeEnd = now().addingTimeInterval(memoryLifetime)
-        let until = entry.expiresAt.map { min($0, lifetimeEnd) } ?? lifetimeEnd
-        try memory.save(entry.value, for: key, expiry: .date(until))
-        return entry.value
+        return try cache(try disk.entry(for: key), for: key)
     }
 
     /// Removes from both layers.
     public func remove<Value>(_ key: StorageKey<Value>) throws {
         try memory.remove(key)
         try disk.remove(key)
+    }
+
+    /// Writes to disk first, through its async form, then to memory.
+    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) async throws {
+        try await disk.save(value, for: key, expiry: expiry)
+        try synchronously { try memory.save(value, for: key, expiry: expiry) }
+    }
+
+    /// Memory first; on a miss, disk through its async form.
+    public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
+        if let value = try synchronously({ try memory.load(key) }) { return value }
+        return try cache(try await disk.entry(for: key), for: key)
+    }
+
+    /// Removes from both layers, from disk through its async form.
+    public func remove<Value>(_ key: StorageKey<Value>) async throws {
+        try synchronously { try memory.remove(key) }
+        try await disk.remove(key)
+    }
+
+    /// Keeps a value read from disk in memory until the earlier of its expiry and the memory
+    /// lifetime, and returns it.
+    private func cache<Value>(_ entry: StoredEntry<Value>?, for key: StorageKey<Value>) throws -> Value? {
+        guard let entry else { return nil }
+        let lifetimeEnd = now().addingTimeInterval(memoryLifetime)
+        let until = entry.expiresAt.map { min($0, lifetimeEnd) } ?? lifetimeEnd
+        try memory.save(entry.value, for: key, expiry: .date(until))
+        return entry.value
     }
 
     /// The disk layer's changes: it sees every write that goes through this store.

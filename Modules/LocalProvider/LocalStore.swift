@@ -5,6 +5,13 @@ import Foundation
 ///
 /// This is the original RIBs-todo app's `LocalProviderProtocol` (create, read, delete) with typed
 /// keys.
+///
+/// Each operation comes in two forms, as GRDB's do. In async code Swift picks the `async` one,
+/// which does the file work — waiting for another process's lock, reading, writing, `fsync` — on
+/// a queue of the store's own, so that it never holds a thread of the cooperative pool (a
+/// cancelled task stops waiting for the lock, with `CancellationError`). The synchronous form is
+/// for callers that are not async; it blocks its thread while it waits for the lock (at most
+/// the store's lock timeout) and for the disk.
 public protocol LocalStore: Sendable {
     /// Stores `value` under `key`, replacing what was there.
     func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws
@@ -18,6 +25,20 @@ public protocol LocalStore: Sendable {
 
     /// Removes the value under `key`. Removing an absent key is not an error.
     func remove<Value>(_ key: StorageKey<Value>) throws
+
+    /// ``save(_:for:expiry:)`` without holding a thread while the file work runs. The
+    /// default runs the synchronous form where it is called: right for a store that never
+    /// blocks, such as ``MemoryStore``.
+    func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) async throws
+
+    /// ``load(_:)`` without holding a thread while the file work runs.
+    func load<Value>(_ key: StorageKey<Value>) async throws -> Value?
+
+    /// ``entry(for:)`` without holding a thread while the file work runs.
+    func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<Value>?
+
+    /// ``remove(_:)`` without holding a thread while the file work runs.
+    func remove<Value>(_ key: StorageKey<Value>) async throws
 
     /// The value under `key` now, then after every change (`nil` once removed).
     func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?>
@@ -47,4 +68,37 @@ extension LocalStore {
     public func save<Value>(_ value: Value, for key: StorageKey<Value>) throws {
         try save(value, for: key, expiry: .never)
     }
+
+    /// Stores `value` under `key`, never expiring, without holding a thread meanwhile.
+    public func save<Value>(_ value: Value, for key: StorageKey<Value>) async throws {
+        try await save(value, for: key, expiry: .never)
+    }
+
+    // The defaults of the async forms. Each calls the synchronous form from a closure that is
+    // not async, where Swift picks it over the async form.
+
+    /// Runs ``save(_:for:expiry:)`` where it is called.
+    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) async throws {
+        try synchronously { try save(value, for: key, expiry: expiry) }
+    }
+
+    /// Runs ``load(_:)`` where it is called.
+    public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
+        try synchronously { try load(key) }
+    }
+
+    /// ``load(_:)`` with no expiry date.
+    public func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<Value>? {
+        try await load(key).map { StoredEntry(value: $0, expiresAt: nil) }
+    }
+
+    /// Runs ``remove(_:)`` where it is called.
+    public func remove<Value>(_ key: StorageKey<Value>) async throws {
+        try synchronously { try remove(key) }
+    }
+}
+
+/// Calls `body`: in an async function, the way to pick an operation's synchronous form.
+func synchronously<T>(_ body: () throws -> T) rethrows -> T {
+    try body()
 }

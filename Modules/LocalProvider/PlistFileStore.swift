@@ -43,7 +43,8 @@ public final class PlistFileStore: PropertyListStore, @unchecked Sendable {
     public let durability: Durability
 
     /// Creates a store in `root`, which is created (0700) if missing, and removes the temporary
-    /// files that killed writers left there.
+    /// files that killed writers left there — unless another process holds the folder's lock
+    /// then: creating a store never waits for it.
     ///
     /// - Parameters:
     ///   - root: The folder. ``StorageLocation/dataDirectory(namespace:environment:)`` gives the

@@ -58,7 +58,7 @@ struct PropertyListTable: BlobBackend {
     }
 
     func removeTemporaryFiles() throws {
-        try lock.withLock {
+        _ = try lock.withLockIfFree {
             try AtomicFile.removeTemporaryFiles(in: url.deletingLastPathComponent()) {
                 $0 == url.lastPathComponent
             }

@@ -186,16 +186,16 @@ struct UnreadableFileTests {
         switch kind {
         case .plist:
             let store = try PlistFileStore(root: root)
-            try store.save("victim", for: StorageKey<String>("victim"))
-            try store.save("bystander", for: StorageKey<String>("bystander"))
+            try await store.save("victim", for: StorageKey<String>("victim"))
+            try await store.save("bystander", for: StorageKey<String>("bystander"))
             return (root, store.fileURL(for: StorageKey<String>("victim")), "victim")
         case .table:
             let store = try PlistFileStore(root: root, layout: .singleFile(name: "table"))
-            try store.save("victim", for: StorageKey<String>("victim"))
+            try await store.save("victim", for: StorageKey<String>("victim"))
             return (root, store.fileURL(for: StorageKey<String>("victim")), "victim")
         case .defaults:
             let store = try UserDefaultsStore(suiteName: "Suite", environment: ["XDG_CONFIG_HOME": root.path])
-            try store.save("victim", for: StorageKey<String>("value"))
+            try await store.save("victim", for: StorageKey<String>("value"))
             return (root, store.fileURL, "Suite")
         case .journal:
             try await runProbe(["journal-appender", root.path, "0", "3", "256"])

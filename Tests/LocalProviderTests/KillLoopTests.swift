@@ -26,7 +26,7 @@ struct KillLoopTests {
             }
             let store = try PlistFileStore(root: folder.url, format: .binary)
             for index in 0..<4 {
-                guard let batch = try store.load(StorageKey<ProbeBatch>("batch-\(index)")) else {
+                guard let batch = try await store.load(StorageKey<ProbeBatch>("batch-\(index)")) else {
                     #expect(acknowledged[index] == nil, "round \(round): key \(index) lost")
                     continue
                 }
@@ -86,7 +86,8 @@ struct KillLoopTests {
                 lastAcknowledged = max(lastAcknowledged, Int(line.dropFirst(4)) ?? 0)
             }
             let store = try UserDefaultsStore(suiteName: "Profile", environment: environment)
-            let profile = try #require(try store.load(StorageKey<ProbeProfile>("profile")), "round \(round)")
+            let profile = try #require(
+                try await store.load(StorageKey<ProbeProfile>("profile")), "round \(round)")
             #expect(profile.counter >= lastAcknowledged, "round \(round)")
             #expect(profile.bio.hasPrefix("Counter \(profile.counter) "))
             #expect(try store.propertyList(forKey: "raw") != nil)

@@ -141,14 +141,18 @@ struct LayeredStoreTests {
         #expect(try store.load(key) == nil)
     }
 
+    /// A layered store over a `PlistFileStore` in `folder`, with a memory lifetime of 60 s.
+    func layered(in folder: TemporaryFolder, clock: ManualClock) throws -> (LayeredStore, PlistFileStore) {
+        let disk = try PlistFileStore(root: folder.url, clock: clock.function)
+        let memory = MemoryStore(countLimit: 10, clock: clock.function)
+        return (LayeredStore(memory: memory, disk: disk, memoryLifetime: 60, clock: clock.function), disk)
+    }
+
     @Test("a value read from disk stays in memory for the memory lifetime, then the disk is asked again")
     func memoryLifetime() throws {
         let folder = try TemporaryFolder()
         let clock = ManualClock()
-        let disk = try PlistFileStore(root: folder.url, clock: clock.function)
-        let store = LayeredStore(
-            memory: MemoryStore(countLimit: 10, clock: clock.function), disk: disk, memoryLifetime: 60,
-            clock: clock.function)
+        let (store, disk) = try layered(in: folder, clock: clock)
         let key = StorageKey<String>("name")
         try disk.save("Rex", for: key)
         #expect(try store.load(key) == "Rex")
@@ -157,6 +161,25 @@ struct LayeredStoreTests {
         #expect(try store.load(key) == "Rex")
         clock.advance(by: 2)
         #expect(try store.load(key) == "Tom")
+    }
+
+    @Test("the async forms read and write both layers as the synchronous forms do")
+    func asyncForms() async throws {
+        let folder = try TemporaryFolder()
+        let clock = ManualClock()
+        let (store, disk) = try layered(in: folder, clock: clock)
+        let key = StorageKey<String>("name")
+        try await store.save("Rex", for: key)
+        #expect(try await disk.load(key) == "Rex")
+        try await store.remove(key)
+        #expect(try await store.load(key) == nil)
+        #expect(try await disk.load(key) == nil)
+        try await disk.save("Tom", for: key)
+        #expect(try await store.load(key) == "Tom", "from disk, then kept in memory")
+        try await disk.save("Max", for: key)  // behind the layered store's back
+        #expect(try await store.load(key) == "Tom", "from memory")
+        clock.advance(by: 61)
+        #expect(try await store.entry(for: key)?.value == "Max", "from disk once the memory lifetime is over")
     }
 
     @Test("an expiry that is not a point in time is refused, in memory and on disk")

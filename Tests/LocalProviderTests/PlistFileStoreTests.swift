@@ -158,12 +158,12 @@ struct PlistFileStoreTests {
             for writer in 0..<100 {
                 group.addTask {
                     let todos = (0..<50).map { Todo(id: writer * 1_000 + $0, title: "writer \(writer)") }
-                    try store.save(todos, for: key)
+                    try await store.save(todos, for: key)
                 }
             }
             try await group.waitForAll()
         }
-        let stored = try #require(try store.load(key))
+        let stored = try #require(try await store.load(key))
         #expect(stored.count == 50)
         #expect(Set(stored.map(\.title)).count == 1, "one writer's complete value, not a mix")
         #expect(folder.fileNames == ["shared.plist"])
@@ -174,10 +174,10 @@ struct PlistFileStoreTests {
         let folder = try TemporaryFolder()
         let store = try PlistFileStore(root: folder.url)
         let key = StorageKey<String>("name")
-        try store.save("Rex", for: key)
+        try await store.save("Rex", for: key)
         var changes = store.changes(for: key).makeAsyncIterator()
-        try store.save("Tom", for: key)
-        try store.remove(key)
+        try await store.save("Tom", for: key)
+        try await store.remove(key)
         #expect(await changes.next() == "Rex")
         #expect(await changes.next() == "Tom")
         #expect(await changes.next() == .some(nil))

@@ -11,7 +11,7 @@ struct ProcessTests {
         try await runProbe(["write", folder.url.path, "greeting", "안녕, Rex"])
         #expect(try await runProbe(["read", folder.url.path, "greeting"]) == "안녕, Rex")
         let store = try PlistFileStore(root: folder.url)
-        #expect(try store.load(StorageKey<String>("greeting")) == "안녕, Rex")
+        #expect(try await store.load(StorageKey<String>("greeting")) == "안녕, Rex")
     }
 
     @Test("UserDefaults values persist to the next process")
@@ -47,7 +47,7 @@ struct ProcessTests {
         for writer in 0..<8 {
             for index in 0..<25 {
                 let name = "writer\(writer)-\(index)"
-                #expect(try store.load(StorageKey<String>(name)) == name)
+                #expect(try await store.load(StorageKey<String>(name)) == name)
             }
         }
     }
@@ -106,37 +106,18 @@ struct ProcessTests {
             default:
                 try UserDefaultsStore(suiteName: "Suite", environment: ["XDG_CONFIG_HOME": folder.url.path])
             }
-        try store.save("small", for: StorageKey<String>("big"))
-        try store.save("bystander", for: StorageKey<String>("bystander"))
+        try await store.save("small", for: StorageKey<String>("big"))
+        try await store.save("bystander", for: StorageKey<String>("bystander"))
         let before = folder.fileNames
         // The probe limits every file it writes to 8 KiB (RLIMIT_FSIZE) and saves 32 KiB: the
         // temporary file fills up to the limit, as on a full disk, and the next write fails.
         #expect(try await runProbe(["disk-full", kind, folder.url.path, "8192"]) == "failed write \(EFBIG)")
         #expect(folder.fileNames == before, "no temporary file left, nothing set aside")
-        #expect(try store.load(StorageKey<String>("big")) == "small")
-        #expect(try store.load(StorageKey<String>("bystander")) == "bystander")
+        #expect(try await store.load(StorageKey<String>("big")) == "small")
+        #expect(try await store.load(StorageKey<String>("bystander")) == "bystander")
         // Once there is room again, the same save works.
-        try store.save(String(repeating: "x", count: 32_768), for: StorageKey<String>("big"))
-        #expect(try store.load(StorageKey<String>("big"))?.count == 32_768)
-    }
-
-    @Test("a change waits for another process's lock only so long, then fails with a typed error")
-    func lockTimeout() async throws {
-        let folder = try TemporaryFolder()
-        let store = try PlistFileStore(root: folder.url, lockTimeout: .milliseconds(200))
-        try store.save("before", for: StorageKey<String>("name"))
-        try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
-            let error = try #require(throws: StorageError.self) {
-                try store.save("during", for: StorageKey<String>("name"))
-            }
-            guard case .lockTimeout(let locked, .milliseconds(200)) = error else {
-                Issue.record("expected lockTimeout, got \(error)")
-                return
-            }
-            #expect(locked == folder.url.path)
-            #expect(try store.load(StorageKey<String>("name")) == "before", "reading needs no lock")
-        }
-        try store.save("after", for: StorageKey<String>("name"))
+        try await store.save(String(repeating: "x", count: 32_768), for: StorageKey<String>("big"))
+        #expect(try await store.load(StorageKey<String>("big"))?.count == 32_768)
     }
 }
 

@@ -92,7 +92,7 @@ func journalCheck(folder: URL) throws {
 
 /// How long the writers of one file wait for each other. Eight writers on a machine busy with a
 /// whole test run can wait longer than the stores' default 5 s; what they test is that no key is
-/// lost (ProcessTests.lockTimeout tests the timeout itself).
+/// lost (LockWaitTests.lockTimeout tests the timeout itself).
 let writersLockTimeout: Duration = .seconds(60)
 
 /// Saves PREFIX-0… each holding its own name.

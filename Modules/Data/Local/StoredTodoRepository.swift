@@ -19,6 +19,9 @@ import LocalProvider
 ///
 /// Todos stored by the first releases (`todos.plist` and `todos.journal`) are moved into the
 /// store on the first load.
+///
+/// It uses the store's synchronous forms: ``Domain/TodoBook`` calls it on the main actor, which
+/// is not a thread of the cooperative pool, and saves each change before the screen shows it.
 public final class StoredTodoRepository: TodoRepository {
     private let store: JournaledStore<TodoItems>
     private let legacy: LegacyTodoFiles

@@ -1,0 +1,25 @@
+/// The async forms of ``JournaledStore``'s operations: the same work, done on the store's own
+/// queue, so that async callers hold no thread of the cooperative pool while it runs.
+extension JournaledStore {
+    /// ``load()`` with the file work on the store's own queue.
+    public func load() async throws -> Loaded {
+        try await io.run { try self.load() }
+    }
+
+    /// ``append(_:)`` with the file work on the store's own queue. Cancelling the task before the
+    /// folder's lock is taken ends the wait with `CancellationError`: the change was not made.
+    public func append(_ change: Value.Change) async throws {
+        try await io.run { try self.append(change) }
+    }
+
+    /// ``fold()`` with the file work on the store's own queue; cancelled as ``append(_:)`` is.
+    public func fold() async throws {
+        try await io.run { try self.fold() }
+    }
+
+    /// ``replace(with:)`` with the file work on the store's own queue; cancelled as
+    /// ``append(_:)`` is.
+    public func replace(with value: Value) async throws {
+        try await io.run { try self.replace(with: value) }
+    }
+}
