@@ -25,8 +25,13 @@ final class LayoutEngine {
     private unowned let root: View
     let solver = Solver()
     private var installed: [ObjectIdentifier: Installed] = [:]
-    /// The views placed by their frames, by view.
+    /// The views placed by their frames, by view; only those a constraint refers to are in the
+    /// solver (see ``FramePlacement``).
     private var placements: [ObjectIdentifier: FramePlacement] = [:]
+    /// The same placements by each of their view's four variables, to find the ones a
+    /// constraint's terms mention. A placement keeps its view's variables alive, so no key is
+    /// reused while it is here.
+    private var placementsByVariable: [ObjectIdentifier: FramePlacement] = [:]
     private var suggestedRoot: Rect?
     private static var passCounter = 0
     var needsConstraintUpdate = true
@@ -51,15 +56,15 @@ final class LayoutEngine {
     }
 
     /// The solver constraints in the tableau: the views' constraints in the order the engine
-    /// added them (parents first), then the links of the views placed by their frames (whose
-    /// frames are edit variables).
+    /// added them (parents first), then the links of the views placed by their frames that
+    /// joined the solver (whose frames are edit variables).
     var solverConstraints: [Constraint] {
         installed.values.sorted { $0.order < $1.order }.map(\.solverConstraint)
             + placements.values.flatMap(\.links)
     }
 
     /// The edit variables with their strengths and the values last suggested: the root's frame
-    /// (its left and top are 0) and the frames of views placed by them.
+    /// (its left and top are 0) and the frames of views placed by them that joined the solver.
     var solverEdits: [SolverEdit] {
         let rootFrame = suggestedRoot ?? .zero
         let rootValues = [0, 0, rootFrame.width, rootFrame.height]
@@ -85,7 +90,7 @@ final class LayoutEngine {
     }
 
     /// Forgets what the solver lost in a failed rebuild, so that this walk adds it again: the
-    /// root's edit variables, frame placements and installed constraints.
+    /// root's edit variables, frame placements in the solver and installed constraints.
     private func resyncWithSolver() {
         needsResync = false
         do {
@@ -93,14 +98,9 @@ final class LayoutEngine {
                 try solver.addEditVariable(variable, strength: Self.rootStrength)
                 suggestedRoot = nil
             }
-            for (key, placement) in placements
-            where !placement.links.allSatisfy(solver.hasConstraint)
-                || !placement.editVariables.allSatisfy(solver.hasEditVariable)
-            {
-                placements[key] = nil
-                try solver.remove(
-                    constraints: placement.links.filter(solver.hasConstraint),
-                    editVariables: placement.editVariables.filter(solver.hasEditVariable))
+            for placement in placements.values where placement.isIncomplete(in: solver) {
+                let left = placement.leave(solver)
+                try solver.remove(constraints: left.links, editVariables: left.editVariables)
             }
         } catch {
             record(error)
@@ -124,6 +124,7 @@ final class LayoutEngine {
                 views = collectViews()
             }
             for placement in placements.values {
+                placement.noteRequestedFrame()
                 do { try placement.suggestFrame(to: solver) } catch { record(error) }
             }
             solver.updateVariables()
@@ -186,19 +187,25 @@ final class LayoutEngine {
 
     /// Copies the solution into frames, parents first; returns the views whose size changed.
     /// A view placed by its frame keeps the frame it was given unless required constraints
-    /// moved it.
+    /// moved it; one outside the solver gets its variables' values from that frame.
     private func applyFrames(_ views: [View]) -> Set<ObjectIdentifier> {
         var resized: Set<ObjectIdentifier> = []
         for view in views where view !== root {
-            let frame = solvedFrame(of: view)
             if let placement = placements[ObjectIdentifier(view)] {
-                let givingWay = !placement.attributesGivingWay(solved: frame).isEmpty
-                let kept = givingWay ? frame : placement.suggested ?? frame
+                let kept: Rect
+                if placement.isInSolver {
+                    let frame = solvedFrame(of: view)
+                    kept = placement.attributesGivingWay(solved: frame).isEmpty ? placement.requested : frame
+                } else {
+                    placement.placeOutsideSolver()
+                    kept = placement.requested
+                }
                 if kept.size != placement.applied?.size { resized.insert(ObjectIdentifier(view)) }
                 view.storedFrame = kept
                 placement.applied = kept
                 continue
             }
+            let frame = solvedFrame(of: view)
             if frame.size != view.storedFrame.size { resized.insert(ObjectIdentifier(view)) }
             view.storedFrame = frame
         }
@@ -219,14 +226,15 @@ final class LayoutEngine {
         for placement in placements.values {
             guard let view = placement.view else { continue }
             let givingWay = placement.attributesGivingWay(solved: solvedFrame(of: view))
-            guard let attribute = givingWay.first, let suggested = placement.suggested else { continue }
-            let frameConstraints = view.makeAutoresizingConstraints(for: suggested)
+            guard let attribute = givingWay.first else { continue }
+            let frameConstraints = view.makeAutoresizingConstraints(for: placement.requested)
             let broken = frameConstraints[attribute]
             guard let refused = broken.makeSolverConstraint() else { continue }
             var among = installed.values.map { ($0.constraint, $0.solverConstraint) }
-            for other in placements.values where other !== placement {
-                guard let frame = other.suggested, let otherView = other.view else { continue }
-                among += otherView.makeAutoresizingConstraints(for: frame).compactMap { constraint in
+            for other in placements.values where other !== placement && other.isInSolver {
+                guard let otherView = other.view else { continue }
+                among += otherView.makeAutoresizingConstraints(for: other.requested).compactMap {
+                    constraint in
                     constraint.makeSolverConstraint().map { (constraint, $0) }
                 }
             }
@@ -274,10 +282,11 @@ final class LayoutEngine {
         }
         walk(root, inherited: View.defaultLayoutDirection)
 
-        var additions: [(LayoutConstraint, Int)] = []
+        var additions: [(constraint: LayoutConstraint, signature: Int, solverConstraint: Constraint?)] = []
         var replaced: [Constraint] = []
+        var editsGone: [Variable] = []
         for view in views {
-            updatePlacement(of: view, pass: pass)
+            updatePlacement(of: view, pass: pass, removing: &replaced, &editsGone)
             let held = view.heldConstraints.values.sorted { $0.activationOrder < $1.activationOrder }
             for constraint in view.engineConstraints() + held {
                 guard inTree(constraint, pass: pass, report: &report) else { continue }
@@ -292,18 +301,25 @@ final class LayoutEngine {
                     replaced.append(existing.solverConstraint)
                     installed[key] = nil
                 }
-                additions.append((constraint, signature))
+                additions.append((constraint, signature, constraint.makeSolverConstraint()))
             }
         }
         for (key, entry) in installed where entry.seen != pass {
             replaced.append(entry.solverConstraint)
             installed[key] = nil
         }
-        var editsGone: [Variable] = []
         for (key, placement) in placements where placement.seen != pass {
-            editsGone += placement.editVariables
-            replaced += placement.links
-            placements[key] = nil
+            let left = placement.leave(solver)
+            replaced += left.links
+            editsGone += left.editVariables
+            forget(placement, key: key)
+        }
+        let inUse = placementsInUse(
+            by: installed.values.map(\.solverConstraint) + additions.compactMap(\.solverConstraint))
+        for (key, placement) in placements where placement.isInSolver && !inUse.contains(key) {
+            let left = placement.leave(solver)
+            replaced += left.links
+            editsGone += left.editVariables
         }
         // In one call, so that a solver failure rebuilds the tableau once for all of them.
         do {
@@ -314,34 +330,67 @@ final class LayoutEngine {
         } catch {
             record(error)
         }
-        for (constraint, signature) in additions {
-            add(constraint, signature: signature, pass: pass, report: &report)
+        // Before the constraints that refer to them, so that those are added against real frames.
+        for key in inUse {
+            do { try placements[key]?.join(solver) } catch { record(error) }
+        }
+        for addition in additions {
+            add(
+                addition.constraint, addition.solverConstraint, signature: addition.signature, pass: pass,
+                report: &report)
         }
         return views
     }
 
     /// Gives a view placed by its frame a placement under its current superview, and marks it
-    /// seen; an unseen placement is removed after the walk.
-    private func updatePlacement(of view: View, pass: Int) {
+    /// seen; an unseen placement is removed after the walk. A view moved to another superview
+    /// gets a new placement, and the old one's links and edit variables are added to the
+    /// removals.
+    private func updatePlacement(
+        of view: View, pass: Int, removing links: inout [Constraint], _ editVariables: inout [Variable]
+    ) {
         guard let parent = view.superview, view.translatesAutoresizingMaskIntoConstraints else { return }
         let key = ObjectIdentifier(view)
-        if let placement = placements[key], placement.parent == ObjectIdentifier(parent) {
-            placement.seen = pass
-            return
-        }
-        do {
-            if let moved = placements[key] {
-                placements[key] = nil
-                try solver.remove(
-                    constraints: moved.links.filter(solver.hasConstraint),
-                    editVariables: moved.editVariables.filter(solver.hasEditVariable))
+        if let placement = placements[key] {
+            if placement.parent == ObjectIdentifier(parent) {
+                placement.seen = pass
+                return
             }
-            let placement = FramePlacement(view: view, parent: parent, pass: pass)
-            placements[key] = placement
-            try placement.install(in: solver)
-        } catch {
-            record(error)
+            let left = placement.leave(solver)
+            links += left.links
+            editVariables += left.editVariables
         }
+        let placement = FramePlacement(view: view, parent: parent, pass: pass)
+        placements[key] = placement
+        for variable in placement.ownVariables.all {
+            placementsByVariable[ObjectIdentifier(variable)] = placement
+        }
+    }
+
+    private func forget(_ placement: FramePlacement, key: ObjectIdentifier) {
+        placements[key] = nil
+        for variable in placement.ownVariables.all
+        where placementsByVariable[ObjectIdentifier(variable)] === placement {
+            placementsByVariable[ObjectIdentifier(variable)] = nil
+        }
+    }
+
+    /// The views placed by their frames that must be in the solver: those whose variables
+    /// `constraints` mention, and the frame-placed superviews that their links mention in turn.
+    private func placementsInUse(by constraints: [Constraint]) -> Set<ObjectIdentifier> {
+        guard !placements.isEmpty else { return [] }
+        var inUse: Set<ObjectIdentifier> = []
+        for constraint in constraints {
+            for term in constraint.expression.terms {
+                guard var view = placementsByVariable[ObjectIdentifier(term.variable)]?.view else { continue }
+                while inUse.insert(ObjectIdentifier(view)).inserted, let parent = view.superview,
+                    placements[ObjectIdentifier(parent)] != nil
+                {
+                    view = parent
+                }
+            }
+        }
+        return inUse
     }
 
     private func inTree(_ constraint: LayoutConstraint, pass: Int, report: inout LayoutReport) -> Bool {
@@ -360,8 +409,11 @@ final class LayoutEngine {
         return true
     }
 
-    private func add(_ constraint: LayoutConstraint, signature: Int, pass: Int, report: inout LayoutReport) {
-        guard let solverConstraint = constraint.makeSolverConstraint() else { return }
+    private func add(
+        _ constraint: LayoutConstraint, _ solverConstraint: Constraint?, signature: Int, pass: Int,
+        report: inout LayoutReport
+    ) {
+        guard let solverConstraint else { return }
         guard solverConstraint.expression.constant.isFinite,
             solverConstraint.expression.terms.allSatisfy({ $0.coefficient.isFinite })
         else {
