@@ -53,10 +53,19 @@ public struct VirtualTerminal: Sendable {
     /// Whether the alternate screen is on (mode 1049).
     public var isAlternateScreen: Bool { modes.contains(1049) }
 
-    /// Resizes the screen, keeping nothing (a terminal redraws after a resize).
+    /// Resizes the screen as a terminal emulator does: the cells that still fit stay where they
+    /// were and the rest is blank, so that a program that redraws only part of the screen after
+    /// a resize leaves stale cells here too. The cursor stays inside.
     public mutating func resize(width: Int, height: Int) {
+        let old = screen
         screen = Canvas(width: width, height: height)
-        cursor = Canvas.Position(x: 0, y: 0)
+        for y in 0..<min(old.height, screen.height) {
+            for x in 0..<min(old.width, screen.width) where !old[x, y].isContinuation {
+                screen.replace(x: x, y: y, with: old[x, y].character, style: old[x, y].style)
+            }
+        }
+        cursor = Canvas.Position(
+            x: min(cursor.x, max(0, screen.width - 1)), y: min(cursor.y, max(0, screen.height - 1)))
     }
 
     /// Interprets `bytes`.

@@ -37,6 +37,65 @@ struct PseudoTerminalTests {
         }
     }
 
+    @Test(arguments: [true, false])
+    func aLiveResizeRedrawsThePictureAtTheNewSizeWithNothingLeftBehind(kittyGraphics: Bool) async throws {
+        /// The terminal once the picture tab is drawn: placed, or in half blocks.
+        func showingThePicture(_ demo: DemoOnPseudoTerminal, columns: Int) async throws -> VirtualTerminal {
+            try await demo.waitFor { terminal in
+                terminal.screen.width == columns && terminal.text.contains("sunset-64x48.jpg")
+                    && (kittyGraphics ? !terminal.graphics.placements.isEmpty : terminal.text.contains("▀"))
+                    && terminal.text.contains(String(repeating: "─", count: columns))
+            }
+        }
+        // What the demo shows when it starts at each size: the reference for the resized one.
+        var fresh: [Int: VirtualTerminal] = [:]
+        for (columns, rows) in [(UInt16(48), UInt16(14)), (100, 32)] {
+            try await DemoOnPseudoTerminal.run(
+                arguments: ["--image", Self.picture], kittyGraphics: kittyGraphics, columns: columns,
+                rows: rows
+            ) { demo in
+                try await demo.waitFor { $0.text.contains("Groceries") }
+                demo.send("\u{1B}3")
+                fresh[Int(columns)] = try await showingThePicture(demo, columns: Int(columns))
+                demo.send("\u{03}")
+                #expect(try await demo.exitStatus() == 0)
+            }
+        }
+        try await DemoOnPseudoTerminal.run(
+            arguments: ["--image", Self.picture], kittyGraphics: kittyGraphics
+        ) {
+            demo in
+            try await demo.waitFor { $0.text.contains("Groceries") }
+            demo.send("\u{1B}3")
+            let before = try await showingThePicture(demo, columns: 80)
+            for (columns, rows) in [(UInt16(48), UInt16(14)), (100, 32)] {
+                demo.resize(columns: columns, rows: rows)
+                let expected = try #require(fresh[Int(columns)])
+                // Every cell, styles included, is what a fresh start at this size shows, and the
+                // picture is placed (or drawn) where a fresh start places it: nothing of the
+                // picture at the old size is left.
+                let after = try await demo.waitFor {
+                    $0.screen == expected.screen
+                        && $0.graphics.placements.map(\.cells) == expected.graphics.placements.map(\.cells)
+                }
+                #expect(after.graphics.images.count == (kittyGraphics ? 1 : 0), "the old pixels were freed")
+                #expect(
+                    after.graphics.images.values.map(\.width) == expected.graphics.images.values.map(\.width),
+                    "the pixels were sent again at the size of the new cells")
+                #expect(after.graphics.errors.isEmpty)
+            }
+            if kittyGraphics {
+                let cells = { (terminal: VirtualTerminal) in
+                    terminal.graphics.placements.first?.cells.width ?? 0
+                }
+                #expect(
+                    cells(fresh[48] ?? before) < cells(before) && cells(before) < cells(fresh[100] ?? before))
+            }
+            demo.send("\u{03}")
+            #expect(try await demo.exitStatus() == 0)
+        }
+    }
+
     @Test func aTerminalThatOnlyAnswersTheDeviceAttributesGetsHalfBlocks() async throws {
         try await DemoOnPseudoTerminal.run(arguments: ["--image", Self.picture], kittyGraphics: false) {
             demo in
@@ -68,7 +127,7 @@ struct PseudoTerminalTests {
     }
 }
 
-/// `headlessui-demo` started on a fresh pseudo-terminal of 80×24 cells of 10×20 pixels. A
+/// `headlessui-demo` started on a fresh pseudo-terminal (80×24 cells by default) of 10×20 pixels. A
 /// thread of its own reads what the demo writes into a ``VirtualTerminal`` and, with
 /// `answers`, writes the terminal's replies back; another waits for the demo's exit. The demo
 /// is killed, if it still runs, whatever the test does.
@@ -94,10 +153,12 @@ final class DemoOnPseudoTerminal: Sendable {
     }
 
     static func run(
-        arguments: [String], kittyGraphics: Bool, answers: Bool = true,
-        _ body: (DemoOnPseudoTerminal) async throws -> Void
+        arguments: [String], kittyGraphics: Bool, answers: Bool = true, columns: UInt16 = 80,
+        rows: UInt16 = 24, _ body: (DemoOnPseudoTerminal) async throws -> Void
     ) async throws {
-        let demo = try start(arguments: arguments, kittyGraphics: kittyGraphics, answers: answers)
+        let demo = try start(
+            arguments: arguments, kittyGraphics: kittyGraphics, answers: answers, columns: columns, rows: rows
+        )
         do {
             try await body(demo)
         } catch {
@@ -121,6 +182,21 @@ final class DemoOnPseudoTerminal: Sendable {
             guard !state.isClosed else { return }
             _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
         }
+    }
+
+    /// Resizes the terminal as a terminal emulator does: the screen keeps the cells that fit,
+    /// the pseudo-terminal gets the new size, and the demo gets SIGWINCH (sent here: the kernel
+    /// sends it only to the foreground group of someone's controlling terminal, which this
+    /// pseudo-terminal is not).
+    func resize(columns: UInt16, rows: UInt16) {
+        state.withLock { state in
+            state.terminal.resize(width: Int(columns), height: Int(rows))
+            var size = winsize(
+                ws_row: rows, ws_col: columns, ws_xpixel: columns * Self.cellPixels.width,
+                ws_ypixel: rows * Self.cellPixels.height)
+            _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        }
+        kill(pid, SIGWINCH)
     }
 
     /// Waits until the terminal satisfies `condition`, for at most 10 seconds; returns it then.
@@ -152,13 +228,14 @@ final class DemoOnPseudoTerminal: Sendable {
         _ = try? await exitStatus()
     }
 
-    private static func start(arguments: [String], kittyGraphics: Bool, answers: Bool) throws
-        -> DemoOnPseudoTerminal
-    {
-        // 80×24 cells of 10×20 pixels. This side keeps the demo's end open until the demo has
-        // exited, so that reading never fails before the demo opens it, and fails (EIO) once it
-        // has gone.
-        let terminal = try PseudoTerminalPair.open(columns: 80, rows: 24, cellPixels: (10, 20))
+    private static let cellPixels: (width: UInt16, height: UInt16) = (10, 20)
+
+    private static func start(
+        arguments: [String], kittyGraphics: Bool, answers: Bool, columns: UInt16, rows: UInt16
+    ) throws -> DemoOnPseudoTerminal {
+        // Cells of 10×20 pixels. This side keeps the demo's end open until the demo has exited,
+        // so that reading never fails before the demo opens it, and fails (EIO) once it has gone.
+        let terminal = try PseudoTerminalPair.open(columns: columns, rows: rows, cellPixels: cellPixels)
         let master = terminal.master
         let slave = terminal.slave
         let demo: String
@@ -196,7 +273,7 @@ final class DemoOnPseudoTerminal: Sendable {
         }
         let session = DemoOnPseudoTerminal(
             master: master, pid: pid,
-            terminal: VirtualTerminal(width: 80, height: 24, kittyGraphics: kittyGraphics))
+            terminal: VirtualTerminal(width: Int(columns), height: Int(rows), kittyGraphics: kittyGraphics))
         Thread { session.readUntilClosed(answering: answers) }.start()
         Thread {
             var status: Int32 = 0
