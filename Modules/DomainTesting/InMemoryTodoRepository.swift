@@ -8,14 +8,17 @@ public final class InMemoryTodoRepository: TodoRepository {
         var todos: [Todo]
         var saves = 0
         var loadFailure: RepositoryError?
+        var skipped: [RepositoryError]
         var saveFailure: RepositoryError?
     }
 
     private let contents: Mutex<Contents>
 
-    /// A repository holding `todos`; with `loadFailure`, loading them throws it instead.
-    public init(_ todos: [Todo] = [], loadFailure: RepositoryError? = nil) {
-        contents = Mutex(Contents(todos: todos, loadFailure: loadFailure))
+    /// A repository holding `todos`. With `skipped`, loading reports those parts as unreadable
+    /// along with the todos, as a store that set damage aside does; with `loadFailure`, loading
+    /// throws it instead.
+    public init(_ todos: [Todo] = [], skipped: [RepositoryError] = [], loadFailure: RepositoryError? = nil) {
+        contents = Mutex(Contents(todos: todos, loadFailure: loadFailure, skipped: skipped))
     }
 
     /// The list as the last successful ``record(_:todos:)`` left it.
@@ -28,11 +31,13 @@ public final class InMemoryTodoRepository: TodoRepository {
         contents.withLock { $0.saveFailure = failure }
     }
 
-    /// The todos held, or the load failure given at creation.
-    public func loadTodos() throws(RepositoryError) -> [Todo] {
-        let (todos, failure) = contents.withLock { ($0.todos, $0.loadFailure) }
+    /// The todos held with the parts given as skipped, or the load failure given at creation.
+    public func loadReadableTodos() throws(RepositoryError) -> ReadableTodos {
+        let (loaded, failure) = contents.withLock {
+            (ReadableTodos(todos: $0.todos, skipped: $0.skipped), $0.loadFailure)
+        }
         if let failure { throw failure }
-        return todos
+        return loaded
     }
 
     /// Keeps `todos` whole, or throws the failure set with ``failSaves(with:)``.

@@ -42,6 +42,41 @@ struct TodoStorageDamageTests {
         #expect(try setAsideCopies().count == 1)
     }
 
+    /// One todo journaled over a snapshot of bytes that are not a property list, and a journal
+    /// line after it that is not a change: two parts damaged in different ways.
+    func damageSnapshotAndJournal() throws {
+        try repository().record(.added(Todo(title: "journaled")), todos: [])
+        try Data("not a property list".utf8).write(to: repository().snapshotURL)
+        let journal = try FileHandle(forWritingTo: repository().journalURL)
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("not a change\n".utf8))
+        try journal.close()
+    }
+
+    @Test("one load reports a damaged snapshot and a damaged journal line, with what is readable")
+    func twoDamagedParts() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try damageSnapshotAndJournal()
+        let loaded = try repository().loadReadableTodos()
+        #expect(loaded.todos.map(\.title) == ["journaled"])
+        let reasons = loaded.skipped.map(\.description)
+        #expect(reasons.count == 2, "\(reasons)")
+        #expect(reasons.contains { $0.contains("todo-list.snapshot") && $0.contains(".damaged-") })
+        #expect(reasons.contains { $0.contains("todo-list.journal") && $0.contains(".damaged-") })
+        #expect(try titlesAfterRestart() == ["journaled"])
+        #expect(try setAsideCopies().count == 2)
+    }
+
+    @Test("a book over damaged files names every part it skipped")
+    func bookNamesEverySkippedPart() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try damageSnapshotAndJournal()
+        let book = TodoBook(repository: repository())
+        guard case .unreadable(let reason) = try #require(book.loadError) else { return }
+        #expect(reason.contains("todo-list.snapshot") && reason.contains("todo-list.journal"), "\(reason)")
+        #expect(book.list.todos.map(\.title) == ["journaled"])
+    }
+
     @Test(
         "a snapshot that parses but cannot be used is set aside; changes made meanwhile are kept (item 2)",
         arguments: ["future version", "misaligned columns", "wrong type", "directory"])

@@ -31,6 +31,28 @@ struct TodoBookTests {
         #expect(repository.savedTodos.map(\.title) == ["milk", "eggs"])
     }
 
+    @Test("a store that skipped damaged parts opens the book with the rest, and names every part")
+    func skippedParts() {
+        let milk = Todo(title: "milk")
+        let repository = InMemoryTodoRepository(
+            [milk],
+            skipped: [.unreadable(reason: "snapshot set aside."), .unreadable(reason: "line 3 set aside.")])
+        let book = TodoBook(repository: repository)
+        #expect(book.list.todos == [milk])
+        #expect(book.loadError == .unreadable(reason: "snapshot set aside. line 3 set aside."))
+        #expect(throws: RepositoryError.unreadable(reason: "snapshot set aside. line 3 set aside.")) {
+            try repository.loadTodos()
+        }
+    }
+
+    @Test("a store that skipped one part reports that part's error as it is")
+    func oneSkippedPart() {
+        let book = TodoBook(
+            repository: InMemoryTodoRepository([], skipped: [.unreadable(reason: "snapshot set aside.")]))
+        #expect(book.loadError == .unreadable(reason: "snapshot set aside."))
+        #expect(TodoBook(repository: InMemoryTodoRepository([Todo(title: "milk")])).loadError == nil)
+    }
+
     @Test("an unreadable store opens an empty book and says why")
     func unreadableStore() {
         let book = TodoBook(repository: InMemoryTodoRepository(loadFailure: .unreadable(reason: "moved")))

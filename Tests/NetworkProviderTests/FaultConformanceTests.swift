@@ -206,9 +206,7 @@ struct FaultConformanceTests {
         }
         #expect(seconds == 1)
         #expect(elapsed >= .milliseconds(950), "gave up before the deadline: \(elapsed)")
-        // The drip takes 20 s, so anything well short of it is a total deadline; the margin is for
-        // the seconds a loaded machine running every suite at once can add to any wait.
-        #expect(elapsed < .seconds(15), "the deadline is total, not idle: \(elapsed)")
+        #expect(elapsed < .seconds(8), "the deadline is total, not idle: \(elapsed)")
     }
 
     @Test(
@@ -216,6 +214,9 @@ struct FaultConformanceTests {
         arguments: TransportKind.allCases)
     func fractionalTimeouts(kind: TransportKind) async throws {
         // A deadline cut to whole seconds fails every attempt; a stall of the machine fails one.
+        // With no store waiting on the pool any more (#18), a plain `swift test` run still made
+        // the URLSession transport alone miss the 0.9 s deadline on a single attempt: that stall is
+        // not found yet, so the retries stay.
         #expect(try await Self.answered(within: 0.9, replyingAfter: 0.05, over: kind.transport))
         #expect(try await Self.answered(within: 2.6, replyingAfter: 2.1, over: kind.transport))
     }

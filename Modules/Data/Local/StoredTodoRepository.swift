@@ -12,10 +12,10 @@ import LocalProvider
 /// started empty because the files could not be read.
 ///
 /// Damage is set aside, never built over: when part of what was stored cannot be read, that
-/// part is moved aside and ``loadTodos()`` throws ``RepositoryError/unreadable(reason:)`` naming
-/// the file and the copy; loading again gives everything still readable, and every change
-/// recorded meanwhile is kept. When the files cannot be read at all (no permission), loading
-/// throws and nothing is written until it succeeds.
+/// part is moved aside and ``loadReadableTodos()`` lists it as skipped, naming the file and the
+/// copy, with everything still readable; every change recorded meanwhile is kept. When the
+/// files cannot be read at all (no permission), loading throws and nothing is written until it
+/// succeeds.
 ///
 /// Todos stored by the first releases (`todos.plist` and `todos.journal`) are moved into the
 /// store on the first load.
@@ -39,19 +39,18 @@ public final class StoredTodoRepository: TodoRepository {
     /// The journal file.
     public var journalURL: URL { store.journalURL }
 
-    /// The snapshot with the journal's changes applied.
+    /// The snapshot with the journal's changes applied: every todo still readable, with each
+    /// part that was damaged and set aside on the way (the snapshot, journal lines, the first
+    /// releases' files) as an ``RepositoryError/unreadable(reason:)`` naming the file and its copy.
     ///
-    /// - Throws: ``RepositoryError/unreadable(reason:)`` when something was damaged and set aside
-    ///   (load again for the rest), or when the files cannot be read.
-    public func loadTodos() throws(RepositoryError) -> [Todo] {
+    /// - Throws: ``RepositoryError/unreadable(reason:)`` when the files cannot be read at all
+    ///   (nothing is set aside then).
+    public func loadReadableTodos() throws(RepositoryError) -> ReadableTodos {
         do {
-            var setAside = try importLegacyFiles()
+            var skipped = try importLegacyFiles()
             let loaded = try store.load()
-            setAside += loaded.setAside.map { "\($0)" }
-            guard setAside.isEmpty else {
-                throw RepositoryError.unreadable(reason: setAside.joined(separator: " "))
-            }
-            return loaded.value.todos
+            skipped += loaded.setAside.map { "\($0)" }
+            return ReadableTodos(todos: loaded.value.todos, skipped: skipped.map { .unreadable(reason: $0) })
         } catch let error as RepositoryError {
             throw error
         } catch {

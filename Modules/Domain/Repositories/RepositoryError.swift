@@ -14,3 +14,21 @@ public enum RepositoryError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 }
+
+extension RepositoryError {
+    /// One error for everything in `errors`: the only one, or an ``unreadable(reason:)`` that
+    /// gives every reason; `nil` when there is none.
+    init?(combining errors: [RepositoryError]) {
+        guard let first = errors.first else { return nil }
+        guard errors.count > 1 else {
+            self = first
+            return
+        }
+        let reasons = errors.map { error in
+            switch error {
+            case .unreadable(let reason), .unwritable(let reason): reason
+            }
+        }
+        self = .unreadable(reason: reasons.joined(separator: " "))
+    }
+}

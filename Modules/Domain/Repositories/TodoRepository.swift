@@ -3,14 +3,43 @@ import Foundation
 /// Where the todos are kept. Changes come one at a time, so that a store can write only what
 /// changed: with 10,000 todos, rewriting them all on every toggle is what makes a command slow.
 public protocol TodoRepository: Sendable {
-    /// Every todo, in the order kept; empty when nothing was saved yet.
+    /// Every todo still readable, and what could not be read. A store sets a damaged part aside
+    /// and loads the rest, so one call gives everything there is; ``ReadableTodos/skipped`` says
+    /// what is missing and why.
     ///
-    /// - Throws: ``RepositoryError/unreadable(reason:)`` when something stored could not be
-    ///   read; a store sets it aside first, so that loading again gives what is still readable.
-    func loadTodos() throws(RepositoryError) -> [Todo]
+    /// - Throws: ``RepositoryError/unreadable(reason:)`` when nothing could be read at all (a
+    ///   file or folder the process may not open); nothing is set aside then.
+    func loadReadableTodos() throws(RepositoryError) -> ReadableTodos
     /// Records `change`, durably: once this returns, the change survives a kill. `todos` is the
     /// whole list after the change, for stores that keep snapshots.
     func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError)
+}
+
+/// What ``TodoRepository/loadReadableTodos()`` read.
+public struct ReadableTodos: Equatable, Sendable {
+    /// Every todo that could be read, in the order kept.
+    public var todos: [Todo]
+    /// What could not be read, each an ``RepositoryError/unreadable(reason:)`` naming the part
+    /// set aside; empty when everything was read.
+    public var skipped: [RepositoryError]
+
+    /// What a load read: `todos`, and what it skipped.
+    public init(todos: [Todo], skipped: [RepositoryError] = []) {
+        self.todos = todos
+        self.skipped = skipped
+    }
+}
+
+extension TodoRepository {
+    /// Every todo, or an error when any part could not be read: for callers that must have all.
+    ///
+    /// - Throws: ``RepositoryError/unreadable(reason:)`` naming everything skipped (it was set
+    ///   aside, so loading again gives what is still readable, with no error).
+    public func loadTodos() throws(RepositoryError) -> [Todo] {
+        let loaded = try loadReadableTodos()
+        if let damage = RepositoryError(combining: loaded.skipped) { throw damage }
+        return loaded.todos
+    }
 }
 
 /// One change to the todos, as a store records it. Applying a change twice has the effect of

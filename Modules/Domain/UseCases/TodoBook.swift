@@ -13,24 +13,24 @@ public final class TodoBook {
     private let repository: any TodoRepository
     private let clock: @Sendable () -> Date
 
-    /// Opens the book over `repository`. When part of what was stored cannot be read,
-    /// ``loadError`` says why and the book starts with what is still readable (empty when
-    /// nothing is).
+    /// Opens the book over `repository` with every todo still readable. When part of what was
+    /// stored cannot be read, ``loadError`` says what was skipped; when nothing can be read, it
+    /// says why and the book starts empty.
     public init(repository: any TodoRepository, clock: @escaping @Sendable () -> Date = Date.init) {
         self.repository = repository
         self.clock = clock
         do {
-            list = TodoList(try repository.loadTodos())
-            loadError = nil
+            let loaded = try repository.loadReadableTodos()
+            list = TodoList(loaded.todos)
+            loadError = RepositoryError(combining: loaded.skipped)
         } catch {
+            list = TodoList([])
             loadError = error
-            // The repository set aside what it could not read; the rest loads now. If even that
-            // fails, `loadError` already says why.
-            list = TodoList((try? repository.loadTodos()) ?? [])
         }
     }
 
-    /// Why the stored todos could not be read when the book opened, if they could not.
+    /// What could not be read when the book opened: every part skipped, or why nothing could
+    /// be read; `nil` when everything was.
     public let loadError: RepositoryError?
 
     /// Adds a todo titled `title` (validated by ``TodoTitle``) at the end.
