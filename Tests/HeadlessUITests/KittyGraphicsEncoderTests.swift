@@ -138,6 +138,15 @@ struct KittyGraphicsEncoderTests {
         ] {
             #expect(!KittyGraphicsProbe.mayAsk(environment: environment), "\(environment)")
         }
+        #expect(
+            KittyGraphicsProbe.reasonNotToAsk(environment: ["TERM": "xterm-256color", "TMUX": "/tmp/t,1,0"])?
+                .hasPrefix("inside tmux") == true)
+        #expect(
+            KittyGraphicsProbe.reasonNotToAsk(environment: ["TERM": "screen-256color"])?.contains("screen")
+                == true)
+        #expect(
+            KittyGraphicsProbe.reasonNotToAsk(environment: [:])
+                == "a terminal without a known type (TERM is unset)")
     }
 
     @Test func keysTypedAmongTheRepliesStayKeysAndOtherImagesRepliesAreIgnored() throws {

@@ -92,6 +92,59 @@ struct RealTerminalTests {
             let title = try await tmux.run(["display-message", "-p", "-t", tmux.target, "#{pane_title}"])
             #expect(!title.contains("Gi="), "the pane's title is \(title)")
             try await tmux.send("C-c")
+            let after = try await tmux.waitFor { $0.contains("MODES-RESTORED") }
+            // The fallback says why: the app can tell its user that tmux is the reason.
+            #expect(after.contains("unsupported(\"not asked: inside tmux"), "\(after)")
+        }
+    }
+
+    @Test func aLiveResizeRedrawsThePictureAtTheNewSizeWithNoStaleCells() async throws {
+        let picture = URL(filePath: #filePath).deletingLastPathComponent()
+            .appending(path: "Images/sunset-64x48.jpg").path
+        /// The pane with its colours, once the picture and the tab bar at the bottom are drawn.
+        func pictureScreen(_ tmux: Tmux, columns: Int) async throws -> String {
+            try await tmux.waitFor { screen in
+                let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                return screen.contains("▀") && screen.contains("sunset-64x48.jpg")
+                    && rows.contains { $0 == String(repeating: "─", count: columns) }
+            }
+            return try await tmux.run(["capture-pane", "-p", "-e", "-t", tmux.target])
+        }
+        // What the demo draws when it starts at each size: the reference for the resized pane.
+        var fresh: [Int: String] = [:]
+        for (columns, rows) in [(50, 14), (100, 30)] {
+            try await Tmux.session { tmux in
+                try await tmux.startDemoInShell(
+                    arguments: ["--image", picture], columns: columns, rows: rows)
+                try await tmux.waitFor { $0.contains("3 Picture") }
+                try await tmux.send("M-3")
+                fresh[columns] = try await pictureScreen(tmux, columns: columns)
+                try await tmux.send("C-c")
+                try await tmux.waitFor { $0.contains("MODES-RESTORED") }
+            }
+        }
+        try await Tmux.session { tmux in
+            try await tmux.startDemoInShell(arguments: ["--image", picture])
+            try await tmux.waitFor { $0.contains("3 Picture") }
+            try await tmux.send("M-3")
+            let large = try await pictureScreen(tmux, columns: 80)
+            for (columns, rows) in [(50, 14), (100, 30)] {
+                try await tmux.run(["resize-window", "-t", tmux.target, "-x", "\(columns)", "-y", "\(rows)"])
+                // Every cell, colours included, is what a fresh start at this size draws: the
+                // picture is scaled again and nothing of the larger one is left behind.
+                let expected = Tmux.cells(ofStyledCapture: fresh[columns] ?? "", columns: columns)
+                let styled = try await tmux.styledCapture {
+                    Tmux.cells(ofStyledCapture: $0, columns: columns) == expected
+                }
+                let plain = try await tmux.capture()
+                #expect(
+                    Tmux.cells(ofStyledCapture: styled, columns: columns) == expected,
+                    "\(columns)x\(rows); the pane showed:\n\(plain)")
+            }
+            let blocks = { (screen: String) in screen.split(separator: "\n").filter { $0.contains("▀") }.count
+            }
+            #expect(blocks(fresh[50] ?? "") < blocks(large) && blocks(large) < blocks(fresh[100] ?? ""))
+            try await tmux.send("C-c")
             try await tmux.waitFor { $0.contains("MODES-RESTORED") }
         }
     }
@@ -155,9 +208,13 @@ struct Tmux {
         return demo
     }
 
-    /// Starts the pane running `command` in an 80×24 window.
-    func start(command: String, environment: [String: String] = [:]) async throws {
-        var arguments = ["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", "80", "-y", "24"]
+    /// Starts the pane running `command` in a window of `columns` by `rows` (80×24).
+    func start(
+        command: String, environment: [String: String] = [:], columns: Int = 80, rows: Int = 24
+    ) async throws {
+        var arguments = [
+            "-f", "/dev/null", "new-session", "-d", "-s", target, "-x", "\(columns)", "-y", "\(rows)",
+        ]
         // What the test runner's own environment may say (NO_COLOR, LC_ALL) must not decide:
         // empty values count as unset.
         let defaults = [
@@ -172,7 +229,9 @@ struct Tmux {
 
     /// Starts the demo from a non-interactive shell that prints its exit status and whether the
     /// terminal's settings are what they were before it ran.
-    func startDemoInShell(arguments: [String] = [], environment: [String: String] = [:]) async throws {
+    func startDemoInShell(
+        arguments: [String] = [], environment: [String: String] = [:], columns: Int = 80, rows: Int = 24
+    ) async throws {
         let demo = try Self.demoPath()
         let extra = arguments.map { " '\($0)'" }.joined()
         let script = """
@@ -181,7 +240,7 @@ struct Tmux {
             """
         try await start(
             command: "sh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'",
-            environment: environment)
+            environment: environment, columns: columns, rows: rows)
     }
 
     func demoPID() throws -> Int32 {
@@ -208,6 +267,82 @@ struct Tmux {
         get async throws {
             try await run(["display-message", "-p", "-t", target, "#{alternate_on}"]).hasPrefix("1")
         }
+    }
+
+    /// Captures the pane with its colours until `condition` holds, for at most 10 seconds;
+    /// returns the last capture, whether it holds or not.
+    func styledCapture(until condition: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var screen = ""
+        while ContinuousClock.now < deadline {
+            screen = try await run(["capture-pane", "-p", "-e", "-t", target])
+            if condition(screen) { break }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        return screen
+    }
+
+    /// What each cell of a `capture-pane -p -e` capture shows: its character and the SGR state
+    /// it was printed in, each row padded to `columns` with blanks. Two captures of the same
+    /// cells are equal wherever tmux put its escape sequences (it resets the colours before
+    /// blanks an app wrote, not before cells nobody wrote, and carries them across lines).
+    static func cells(ofStyledCapture capture: String, columns: Int) -> [[String]] {
+        var foreground = ""
+        var background = ""
+        var attributes: Set<Int> = []
+        func apply(_ codes: [Int]) {
+            var index = 0
+            while index < codes.count {
+                let code = codes[index]
+                switch code {
+                case 0:
+                    foreground = ""
+                    background = ""
+                    attributes = []
+                case 1...9: attributes.insert(code)
+                case 22:
+                    attributes.remove(1)
+                    attributes.remove(2)
+                case 23...29: attributes.remove(code - 20)
+                case 30...37, 90...97: foreground = "\(code)"
+                case 39: foreground = ""
+                case 40...47, 100...107: background = "\(code)"
+                case 49: background = ""
+                case 38, 48:
+                    let rest = codes.dropFirst(index + 1)
+                    let count = rest.first == 5 ? 2 : 4
+                    let value = rest.prefix(count).map(String.init).joined(separator: ";")
+                    if code == 38 { foreground = value } else { background = value }
+                    index += count
+                default: break
+                }
+                index += 1
+            }
+        }
+        var rows: [[String]] = []
+        for line in capture.split(separator: "\n", omittingEmptySubsequences: false) {
+            let characters = Array(line)
+            var row: [String] = []
+            var index = 0
+            while index < characters.count {
+                guard characters[index] == "\u{1B}" else {
+                    row.append("\(characters[index])|\(foreground)|\(background)|\(attributes.sorted())")
+                    index += 1
+                    continue
+                }
+                var end = index + 2
+                while end < characters.count, !characters[end].isLetter { end += 1 }
+                if end < characters.count, characters[end] == "m" {
+                    apply(
+                        String(characters[min(index + 2, end)..<end])
+                            .split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 })
+                }
+                index = end + 1
+            }
+            while row.count < columns { row.append(" |||[]") }
+            rows.append(row)
+        }
+        return rows
     }
 
     /// Captures the pane until `condition` holds, for at most 10 seconds; returns that screen.

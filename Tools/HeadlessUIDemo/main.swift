@@ -34,6 +34,9 @@ func runDemo() async -> Int32 {
     do {
         let reason = try await application.run()
         print("headlessui-demo: ended (\(reason))")
+        if imagePath != nil, let answer = application.kittyGraphicsAnswer {
+            print("headlessui-demo: pictures: \(answer)")
+        }
         return reason.exitStatus
     } catch {
         FileHandle.standardError.write(Data("headlessui-demo: \(error)\n".utf8))

@@ -42,16 +42,35 @@ public struct KittyGraphicsProbe: Sendable {
     /// What to write to the terminal.
     public var query: [UInt8] { KittyGraphics.query(id: id) }
 
-    /// Whether the terminal the environment describes may be asked at all. Inside tmux or GNU
-    /// screen (`TMUX`, `STY`, a `TERM` of `tmux…` or `screen…`) the query's APC string would
-    /// become the pane's title, which tmux shows in its status line; the Linux console (`TERM`
-    /// `linux`) prints it as text; a `dumb` terminal, or none named, is not asked either. None of
-    /// them draws pictures through the protocol, so they get half blocks without a query.
+    /// Whether the terminal the environment describes may be asked at all: when
+    /// ``reasonNotToAsk(environment:)`` has no reason.
     public static func mayAsk(environment: [String: String]) -> Bool {
-        if environment["TMUX"]?.isEmpty == false || environment["STY"]?.isEmpty == false { return false }
+        reasonNotToAsk(environment: environment) == nil
+    }
+
+    /// Why the terminal the environment describes is not asked, or `nil` when it may be. Inside
+    /// tmux or GNU screen (`TMUX`, `STY`, a `TERM` of `tmux…` or `screen…`) the query's APC
+    /// string would become the pane's title, which tmux shows in its status line; the Linux
+    /// console (`TERM` `linux`) prints it as text; a `dumb` terminal, or none named, is not asked
+    /// either. They get half blocks without a query.
+    ///
+    /// Pictures through tmux would need its `allow-passthrough` option, every graphics command
+    /// wrapped in a DCS string for the terminal outside, and kitty's Unicode placeholders
+    /// (U+10EEEE cells that tmux moves and clips as text) instead of placements; HeadlessUI
+    /// does not do that, so inside tmux a picture is always half blocks.
+    public static func reasonNotToAsk(environment: [String: String]) -> String? {
         let term = environment["TERM"] ?? ""
-        if term.isEmpty || term == "dumb" || term.hasPrefix("linux") { return false }
-        return !term.hasPrefix("tmux") && !term.hasPrefix("screen")
+        if environment["TMUX"]?.isEmpty == false || term.hasPrefix("tmux") {
+            return "inside tmux, which would take the query for the pane's title and passes no pictures on"
+        }
+        if environment["STY"]?.isEmpty == false || term.hasPrefix("screen") {
+            return "inside GNU screen, which would take the query for its status line"
+        }
+        if term.hasPrefix("linux") { return "the Linux console, which would print the query" }
+        if term.isEmpty || term == "dumb" {
+            return "a terminal without a known type (TERM is \(term.isEmpty ? "unset" : term))"
+        }
+        return nil
     }
 
     /// Takes in a reply read from the terminal, and returns the answer once it is known. Replies

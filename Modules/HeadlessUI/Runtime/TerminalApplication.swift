@@ -76,8 +76,12 @@ public final class TerminalApplication {
     /// environment names a terminal that must not be asked (``KittyGraphicsProbe/mayAsk(environment:)``:
     /// tmux, GNU screen, the Linux console).
     public var detectsKittyGraphics = true
-    /// The terminal's answer to the graphics query, once ``run()`` has it.
+    /// The terminal's answer to the graphics query, once ``run()`` has it; when the terminal
+    /// was not asked, why pictures are half blocks (``KittyGraphicsProbe/reasonNotToAsk(environment:)``,
+    /// or ``detectsKittyGraphics`` turned off).
     public private(set) var kittyGraphicsAnswer: KittyGraphicsProbe.Answer?
+    /// Why the environment's terminal must not be asked, when it must not.
+    private var reasonNotToAsk: String?
     /// Hears the reason of a key command that failed (``CommandResult/failed(_:)``), for a
     /// status line.
     public var onCommandFailure: (@MainActor (String) -> Void)?
@@ -105,7 +109,8 @@ public final class TerminalApplication {
         self.init(
             window: window, capabilities: TerminalCapabilities(environment: environment), session: session,
             output: { session.write($0) })
-        detectsKittyGraphics = KittyGraphicsProbe.mayAsk(environment: environment)
+        reasonNotToAsk = KittyGraphicsProbe.reasonNotToAsk(environment: environment)
+        detectsKittyGraphics = reasonNotToAsk == nil
     }
 
     /// An application that writes its frames to `output`, for test drivers and benchmarks; it
@@ -273,7 +278,11 @@ public final class TerminalApplication {
             for input in waiting where exitReason == nil { handle(input) }
             waiting = []
         }
-        if probe == nil { redrawAll() }
+        if probe == nil {
+            kittyGraphicsAnswer = .unsupported(
+                "not asked: \(reasonNotToAsk ?? "detectsKittyGraphics is off")")
+            redrawAll()
+        }
         for await event in stream {
             switch (probe != nil, event) {
             case (true, .input(.reply(let reply))):
