@@ -87,16 +87,67 @@ struct TodoRouterTests {
         router.interactable.deactivate()
     }
 
-    @Test("the list's commands name rows as shown on screen")
+    @Test("the list's typed commands name rows as the list numbers them")
     func listCommands() async throws {
         await perform("done 1")
         #expect(dependency.repository.savedTodos.first?.isDone == true)
         #expect(
-            window.perform(try #require(TerminalCommand("done 2"))) == .failed("There is no row 2 on screen.")
-        )
-        #expect(window.perform(try #require(TerminalCommand("edit 1"))) == .failed("Usage: edit N TITLE"))
+            window.perform(try #require(TerminalCommand("done 2")))
+                == .failed("There is no row 2; rows go 1 to 1."))
+        #expect(
+            window.perform(try #require(TerminalCommand("edit 1")))
+                == .failed("Usage: edit N TITLE (or select a todo and press Enter)"))
         await perform("edit 1 oat milk")
         #expect(window.render().lines.contains { $0.contains("1. [x] oat milk") })
+        router.interactable.deactivate()
+    }
+
+    /// Sends `key` to the window and returns once its actions are on the screen.
+    private func press(_ key: KeyPress) async {
+        await SentActions.during { window.send(.key(key)) }.reduced()
+    }
+
+    @Test(
+        "keys: j/k and the arrows select, Space toggles, d deletes and u undoes, / filters, Enter renames in a sheet"
+    )
+    func keys() async throws {
+        for title in [
+            "eggs", "bread", "jam", "tea", "rice", "oats", "figs", "kale", "nuts", "plums", "dates",
+        ] {
+            await perform("new")
+            await perform("save \(title)")
+        }
+        let list = try #require(router.viewController as? TodoViewController)
+        #expect(list.tableView.selectedRow == 11, "a new todo is selected")
+        await press(KeyPress(.home))
+        await press(KeyPress("j"))
+        await press(KeyPress(.down))
+        await press(KeyPress("k"))
+        #expect(list.tableView.selectedRow == 1)
+        await press(KeyPress(" "))
+        #expect(dependency.repository.savedTodos[1].isDone)
+        let screen = window.render().lines
+        #expect(
+            screen.contains { $0.contains("› 2. [x] eggs") }, "the selection shows without colour: \(screen)")
+        #expect(screen.contains { $0.contains("  3. [ ] bread") }, "numbers right-aligned past 9")
+        await press(KeyPress("d"))
+        #expect(!dependency.repository.savedTodos.contains { $0.title == "eggs" })
+        await press(KeyPress("u"))
+        #expect(dependency.repository.savedTodos.last?.title == "eggs")
+        await press(KeyPress("/"))
+        #expect(list.filter == .active)
+        await press(KeyPress("/"))
+        #expect(list.filter == .done)
+        #expect(try dependency.preferences.loadPreferences().filter == .done)
+        await press(KeyPress("/"))
+        await press(KeyPress(.home))
+        await press(KeyPress(.enter))
+        let sheet = try #require(window.topmostController as? TextEntrySheet)
+        #expect(sheet.field.text == "milk")
+        await press(KeyPress("s"))
+        await press(KeyPress(.enter))
+        #expect(window.topmostController !== sheet)
+        #expect(dependency.repository.savedTodos.first?.title == "milks")
         router.interactable.deactivate()
     }
 }
