@@ -132,7 +132,7 @@ final class AppShellController: ViewController, WindowControllable {
             },
             KeyCommand(
                 "Help", keys: [KeyPress("?"), KeyPress(.function(1))], typed: "help",
-                help: "Every key and command"
+                help: "Every key and command", showsInHelpBar: false
             ) { [weak self] _ in
                 self?.showHelp()
                 return .handled
@@ -142,8 +142,9 @@ final class AppShellController: ViewController, WindowControllable {
                 present(TextSheetController(title: "RIB tree", text: treeText()))
                 return .handled
             },
-            KeyCommand("Quit", keys: [KeyPress("q")], typed: "quit", help: "Quit (Ctrl-C too)") {
-                [weak self] _ in
+            KeyCommand(
+                "Quit", keys: [KeyPress("q")], typed: "quit", help: "Quit (Ctrl-C too)", showsInHelpBar: false
+            ) { [weak self] _ in
                 self?.onQuit()
                 return .handled
             },
@@ -156,12 +157,22 @@ final class AppShellController: ViewController, WindowControllable {
 
     private func showHelp() {
         guard let window = view.window else { return }
-        let here = KeyCommand.helpText(for: window.availableKeyCommands)
+        let commands = window.availableKeyCommands
+        // Two columns where they fit; on a narrow screen each command over its explanation.
+        let here =
+            window.size.width >= 60
+            ? KeyCommand.helpText(for: commands)
+            : commands.map { command in
+                let forms =
+                    command.keys.prefix(1).map(\.description)
+                    + [command.usage ?? command.name].compactMap { $0 }
+                return forms.joined(separator: ", ") + "\n    " + command.help
+            }.joined(separator: "\n")
         let text = """
             Here:
             \(here)
 
-            \(CommandPlaces.helpText)
+            \(CommandPlaces.helpText(narrow: window.size.width < 60))
 
             Ctrl-L redraws, Ctrl-Z suspends, Ctrl-C quits. Esc, q or Enter closes this.
             """

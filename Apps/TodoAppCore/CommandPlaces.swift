@@ -46,12 +46,15 @@ enum CommandPlaces {
         return "`\(name)` belongs to \(place.screen): \(place.howToGetThere)."
     }
 
-    /// Every screen's typed commands, for the end of the help.
-    static var helpText: String {
+    /// Every screen's typed commands, for the end of the help: in two columns, or, `narrow`,
+    /// each over its explanation.
+    static func helpText(narrow: Bool = false) -> String {
         all.map { place in
             let width = place.commands.map(\.usage.count).max() ?? 0
             let lines = place.commands.map { usage, help in
-                "  " + usage + String(repeating: " ", count: width - usage.count + 2) + help
+                narrow
+                    ? "  \(usage)\n      \(help)"
+                    : "  " + usage + String(repeating: " ", count: width - usage.count + 2) + help
             }
             return "On \(place.screen):\n" + lines.joined(separator: "\n")
         }.joined(separator: "\n")

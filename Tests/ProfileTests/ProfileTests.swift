@@ -195,7 +195,7 @@ struct ProfileTests {
         #expect(presenter.states.last?.favorites.map(\.id) == ["a", "b"])
         await acting { interactor.didBrowseFavorites(offset: 0) }
         #expect(presenter.states.last?.browsedFavorite == 0)
-        #expect(presenter.states.last?.status?.text == "Favourite 1 of 2: pug.")
+        #expect(presenter.states.contains { $0.status?.text == "Favourite 1 of 2: pug." })
         await acting { interactor.didBrowseFavorites(offset: -1) }
         #expect(presenter.states.last?.browsedFavorite == 1, "going round")
         await acting { interactor.didBrowseFavorites(offset: nil) }

@@ -55,17 +55,20 @@ struct RootTests {
     @Test("the tab chosen is kept and shown at the next launch; Tab and Shift-Tab go round the tabs")
     func tabIsKept() async throws {
         let dependency = RootDependencyMock()
-        let router = RootBuilder(dependency: dependency).build()
-        let window = Window(size: Size(width: 70, height: 14))
-        await SentActions.during { router.launch(from: window) }.reduced()
-        let tabs = try #require(window.rootViewController as? TabBarController)
-        window.send(.key(KeyPress(.tab)))
-        #expect(tabs.selectedIndex == 1)
-        #expect(try dependency.store.loadPreferences().tab == "Profile")
-        window.send(.key(KeyPress(.tab, modifiers: .shift)))
-        #expect(tabs.selectedIndex == 0)
-        window.send(.key(KeyPress(.tab)))
-        router.interactable.deactivate()
+        do {
+            // Scoped, so that the first launch's objects are gone before the leak detector looks.
+            let router = RootBuilder(dependency: dependency).build()
+            let window = Window(size: Size(width: 70, height: 14))
+            await SentActions.during { router.launch(from: window) }.reduced()
+            let tabs = try #require(window.rootViewController as? TabBarController)
+            window.send(.key(KeyPress(.tab)))
+            #expect(tabs.selectedIndex == 1)
+            #expect(try dependency.store.loadPreferences().tab == "Profile")
+            window.send(.key(KeyPress(.tab, modifiers: .shift)))
+            #expect(tabs.selectedIndex == 0)
+            window.send(.key(KeyPress(.tab)))
+            router.interactable.deactivate()
+        }
 
         let relaunched = RootBuilder(dependency: dependency).build()
         let secondWindow = Window(size: Size(width: 70, height: 14))

@@ -99,7 +99,7 @@ struct AppShellTests {
         pilot.type("fil")
         await press(pilot, KeyPress(.tab))
         #expect(pilot.screen.contains(":filter"), "completed: \(pilot.screen)")
-        pilot.type(" done")
+        pilot.type("done")
         await press(pilot, KeyPress(.enter))
         #expect(pilot.screen.contains("showing done (0)"))
         await press(pilot, KeyPress(":"), KeyPress(.up))

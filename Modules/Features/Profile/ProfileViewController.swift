@@ -17,8 +17,8 @@ protocol ProfilePresentableListener: AnyObject {
 }
 
 /// The person, the flavor's pet photo drawn as large as the screen allows, and the buttons.
-/// Written with HeadlessUI's views: the photo is an ``ImageView`` whose edges are pinned between
-/// the text and the buttons, so a resize redraws it at the new size.
+/// Written with HeadlessUI's views (``ProfileView`` places them): the photo's ``ImageView`` takes
+/// every row between the text and the buttons, so a resize redraws it at the new size.
 ///
 /// Keys: r refresh, f keep or drop as a favourite, v browse the favourites (←/→, Esc), e edit
 /// the name, b edit the bio. Typed: `refresh`, `fav`, `favs`, `name TEXT`, `bio TEXT`.
@@ -45,40 +45,16 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         tabBarItem.title = "Profile"
     }
 
+    override func loadView() {
+        view = ProfileView(
+            name: nameLabel, bio: bioLabel, image: imageView,
+            buttons: StackView(arrangedSubviews: [refreshButton, favoriteButton, favoritesLabel]))
+    }
+
     override func viewDidLoad() {
         super.viewDidLoad()
         nameLabel.textStyle = TextStyle(isBold: true)
         favoritesLabel.textStyle = TextStyle(isDim: true)
-        let separator = Separator()
-        let buttons = StackView(arrangedSubviews: [refreshButton, favoriteButton, favoritesLabel])
-        buttons.axis = .horizontal
-        buttons.spacing = 2
-        for subview in [nameLabel, bioLabel, separator, imageView, buttons] { view.addSubview(subview) }
-        makeLayout {
-            _ = try nameLabel.ndl.makeConstraints { make in
-                make.top.equalToSuperview()
-                make.leading.trailing.equalToSuperview().inset(1)
-            }
-            _ = try bioLabel.ndl.makeConstraints { make in
-                make.top.equalTo(nameLabel.ndl.bottom)
-                make.leading.trailing.equalToSuperview().inset(1)
-            }
-            _ = try separator.ndl.makeConstraints { make in
-                make.top.equalTo(bioLabel.ndl.bottom)
-                make.leading.trailing.equalToSuperview()
-                make.height.equalTo(1)
-            }
-            _ = try imageView.ndl.makeConstraints { make in
-                make.top.equalTo(separator.ndl.bottom)
-                make.leading.trailing.equalToSuperview().inset(1)
-                make.bottom.equalTo(buttons.ndl.top)
-            }
-            _ = try buttons.ndl.makeConstraints { make in
-                make.leading.equalToSuperview().offset(1)
-                make.bottom.equalToSuperview()
-                make.height.equalTo(1)
-            }
-        }
         if let state { show(state) }
     }
 
@@ -213,9 +189,10 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         }
         guard let command = invocation.typedCommand else {
             let current = field == "name" ? state?.profile.name : state?.profile.bio
-            present(
-                TextEntrySheet(
-                    title: field == "name" ? "Your name" : "Your bio", text: current ?? "", onSubmit: save))
+            let sheet = TextEntrySheet(
+                title: field == "name" ? "Your name" : "Your bio", text: current ?? "", onSubmit: save)
+            // Over everything, from the window's top controller, so that its field has the focus.
+            (view.window?.topmostController ?? self).present(sheet)
             return .handled
         }
         let text = command.text()
@@ -226,5 +203,38 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         }
         save(text)
         return .handled
+    }
+}
+
+/// Profile's rows, placed by their frames: the name, the bio and a line at the top, the buttons
+/// at the bottom, and the photo in all the rows between, whatever its own size would be.
+@MainActor
+final class ProfileView: View {
+    private let name: Label
+    private let bio: Label
+    private let separator = Separator()
+    private let image: ImageView
+    private let buttons: StackView
+
+    init(name: Label, bio: Label, image: ImageView, buttons: StackView) {
+        self.name = name
+        self.bio = bio
+        self.image = image
+        self.buttons = buttons
+        super.init(frame: .zero)
+        buttons.axis = .horizontal
+        buttons.spacing = 2
+        for subview in [name, bio, separator, image, buttons] { addSubview(subview) }
+    }
+
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        let width = frame.width
+        let height = frame.height
+        name.frame = Rect(x: 1, y: 0, width: max(0, width - 2), height: 1)
+        bio.frame = Rect(x: 1, y: 1, width: max(0, width - 2), height: 1)
+        separator.frame = Rect(x: 0, y: 2, width: width, height: 1)
+        image.frame = Rect(x: 1, y: 3, width: max(0, width - 2), height: max(0, height - 4))
+        buttons.frame = Rect(x: 1, y: max(3, height - 1), width: max(0, width - 2), height: 1)
     }
 }

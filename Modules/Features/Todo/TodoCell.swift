@@ -9,10 +9,10 @@ final class TodoCell: TableViewCell {
         if isSelected { _ = context.draw("›", x: 0, y: 0, style: TextStyle(isBold: true, isInverse: true)) }
     }
 
-    /// `number` right-aligned to `digits`, so that the boxes line up past row 9.
+    /// `number` right-aligned to `digits` after a space, so that the boxes line up past row 9
+    /// and the selection mark never touches the number: `  3. [ ] bread`, ` 12. [x] tea`.
     static func text(for todo: Todo, number: Int, digits: Int) -> String {
-        let label = "\(number)."
-        let pad = String(repeating: " ", count: max(0, digits + 1 - label.count))
-        return "\(pad)\(label) [\(todo.isDone ? "x" : " ")] \(todo.title)"
+        let pad = String(repeating: " ", count: max(0, digits - String(number).count) + 1)
+        return "\(pad)\(number). [\(todo.isDone ? "x" : " ")] \(todo.title)"
     }
 }

@@ -127,7 +127,8 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
             [weak self] title in
             self?.listener?.didRename(todo.id, to: title)
         }
-        present(sheet)
+        // Over everything, as a sheet from the window's top controller, so that it has the focus.
+        (view.window?.topmostController ?? self).present(sheet)
     }
 
     // MARK: Commands

@@ -30,7 +30,7 @@ open class TextEntrySheet: ViewController {
 
     /// A box with the field and a line saying which keys apply.
     open override func loadView() {
-        let box = BoxView(title: title)
+        let box = OpaqueBoxView(title: title)
         let hint = Label("Enter saves · Esc cancels")
         hint.textStyle = TextStyle(isDim: true)
         box.addSubview(field)
@@ -64,5 +64,13 @@ open class TextEntrySheet: ViewController {
                 return .handled
             }
         ]
+    }
+}
+
+/// A box that blanks what is under it first: a sheet over a list must not show the list through.
+final class OpaqueBoxView: BoxView {
+    override func draw(in context: inout DrawingContext) {
+        context.fill()
+        super.draw(in: &context)
     }
 }
