@@ -139,13 +139,14 @@ struct TodoAppEndToEndTests {
                 atPath: home.url.appendingPathComponent("data/TodoApp-Cat/todo-list.journal").path))
 
         app.environment["CAT_API_KEY"] = nil
-        let keyless = try await app.run(["tab profile", "quit"], arguments: ["--size", "120x24"])
+        let keyless = try await app.run(
+            ["tab profile", "tab todo", "quit"], arguments: ["--size", "120x24"])
         let keylessProfile = try #require(keyless.after("tab profile"))
         #expect(
             keylessProfile.contains(
                 "The API answered 401: AUTHENTICATION_ERROR - no valid x-api-key in header"),
             "in the photo's place: \(keylessProfile)")
-        #expect(keyless.output.contains("1. [ ] feed the cat"), "the todos keep working")
+        #expect(keyless.after("tab todo")?.contains("1. [ ] feed the cat") == true, "the todos keep working")
     }
 
     @Test(
