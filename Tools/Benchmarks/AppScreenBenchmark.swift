@@ -27,8 +27,7 @@ final class AppScreens: RootDependency {
     /// The screens over the todos in `folder`, launched and drawn once.
     init(folder: URL) async throws {
         let store = try PlistFileStore(root: folder, format: .binary)
-        todoRepository = StoredTodoRepository(
-            store: store, journal: folder.appendingPathComponent("todos.journal"))
+        todoRepository = StoredTodoRepository(folder: folder)
         profileRepository = StoredProfileRepository(store: store)
         screenPreferences = StoredScreenPreferencesRepository(store: store)
         favoritePhotos = FavoritePhotos(repository: StoredFavoritePhotoRepository(store: store))
