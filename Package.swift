@@ -61,7 +61,7 @@ let modules: [Module] = [
     .feature(
         "Profile",
         dependencies: [
-            "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "DeclarativeUI", "RIBsHeadlessUI",
+            "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI",
         ],
         testDependencies: ["RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI"]),
     .feature(
@@ -76,9 +76,15 @@ let modules: [Module] = [
             "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root",
         ],
         testDependencies: [
-            .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage,
+            .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage, "Domain",
+            "DomainTesting", "HeadlessUI", "Layout", "RIBs", "Reactor", "Root",
         ],
-        testExclude: ["Snapshots"]),
+        testExclude: ["Snapshots", "Images"],
+        exclude: ["Samples/make_placeholders.py", "Samples/SOURCES.md"],
+        resources: [
+            .copy("Samples/cat-chelsea.png"), .copy("Samples/placeholder-cat.png"),
+            .copy("Samples/placeholder-dog.png"),
+        ]),
     .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
     .tool(
@@ -93,8 +99,9 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
-            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data", .subprocess,
-            .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore, .histogram,
+            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data", "Reactor", "Root",
+            .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
+            .histogram,
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]
@@ -151,6 +158,8 @@ struct Module {
     var testExclude: [String] = []
     /// Files in the module's folder that are not sources (helper scripts).
     var exclude: [String] = []
+    /// Files in the module's folder bundled with it (`Bundle.module`).
+    var resources: [Resource] = []
     /// For a system library: its pkg-config name and the Debian packages that provide it.
     var systemLibrary: (pkgConfig: String, apt: [String])? = nil
 
@@ -183,11 +192,13 @@ struct Module {
     /// An app target under `Apps/`: a library, or an executable when `product` is given.
     static func app(
         _ name: String, product: String? = nil, dependencies: [Target.Dependency] = [],
-        tests: Bool = true, testDependencies: [Target.Dependency] = [], testExclude: [String] = []
+        tests: Bool = true, testDependencies: [Target.Dependency] = [], testExclude: [String] = [],
+        exclude: [String] = [], resources: [Resource] = []
     ) -> Module {
         Module(
             name: name, layer: .app, dependencies: dependencies, executableProduct: product,
-            hasTests: tests, testDependencies: testDependencies, testExclude: testExclude)
+            hasTests: tests, testDependencies: testDependencies, testExclude: testExclude, exclude: exclude,
+            resources: resources)
     }
 
     /// A tool target under `Tools/`: a library, or an executable when `product` is given.
@@ -229,7 +240,7 @@ struct Module {
             result.append(
                 .target(
                     name: name, dependencies: dependencies, path: path, exclude: exclude,
-                    swiftSettings: swiftSettings))
+                    resources: resources, swiftSettings: swiftSettings))
         }
         if hasTests {
             result.append(

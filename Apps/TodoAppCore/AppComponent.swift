@@ -7,7 +7,8 @@ import NetworkProvider
 import RIBs
 import Root
 
-/// The composition root: it opens the stores, picks the flavor's API (live or offline), and
+/// The composition root: it opens the stores, picks the flavor's photos (the API, or the
+/// shipped samples offline), and
 /// makes each object the RIBs share once, with `shared { }`. Only the app sees Data; features
 /// see Domain's protocols.
 @MainActor
@@ -49,26 +50,32 @@ final class AppComponent: Component<any EmptyDependency>, RootDependency {
         shared { StoredProfileRepository(store: settingsStore) }
     }
 
+    var screenPreferences: any ScreenPreferencesRepository {
+        shared { StoredScreenPreferencesRepository(store: settingsStore) }
+    }
+
     var petPhotoRepository: any PetPhotoRepository {
         shared { makePetPhotoRepository() }
     }
 
     private func makePetPhotoRepository() -> any PetPhotoRepository {
+        if configuration.isOffline { return SamplePhotoRepository(pet: configuration.flavor.pet) }
         let baseURL = configuration.apiBaseURL ?? configuration.flavor.publicAPI
         let timeout = configuration.requestTimeout
         switch configuration.flavor.pet {
         case .dog:
-            return DogPhotoRepository(provider: makeProvider(), baseURL: baseURL, timeout: timeout)
+            return DogPhotoRepository(
+                provider: makeProvider(), imageProvider: makeProvider(), baseURL: baseURL, timeout: timeout)
         case .cat:
             return CatPhotoRepository(
-                provider: makeProvider(), baseURL: baseURL, apiKey: configuration.catAPIKey, timeout: timeout)
+                provider: makeProvider(), imageProvider: makeProvider(), baseURL: baseURL,
+                apiKey: configuration.catAPIKey, timeout: timeout)
         }
     }
 
-    /// A provider that asks the network, or, offline, answers every request with the target's
-    /// bundled sample. No retries: a status line says what failed, and `refresh` tries again.
+    /// A provider that asks the network. No retries: a status line says what failed, and
+    /// `refresh` tries again.
     private func makeProvider<Target: TargetType>() -> NetworkProvider<Target> {
-        let offline = configuration.isOffline
-        return NetworkProvider(retryPolicy: .never, stubBehavior: { _ in offline ? .immediate : .never })
+        NetworkProvider(retryPolicy: .never)
     }
 }

@@ -28,7 +28,8 @@ struct AppConfiguration: Sendable {
     /// - `TODOAPP_HOME`: keep data in `$TODOAPP_HOME/data/<flavor>` and UserDefaults in
     ///   `$TODOAPP_HOME/config`, instead of the XDG folders;
     /// - `XDG_DATA_HOME`, `XDG_CONFIG_HOME`: the XDG folders;
-    /// - `TODOAPP_API_BASE_URL`, `CAT_API_KEY`, `TODOAPP_TIMEOUT`.
+    /// - `TODOAPP_API_BASE_URL` (a bare origin gets the API's path, see ``apiBase(_:flavor:)``),
+    ///   `CAT_API_KEY`, `TODOAPP_TIMEOUT`.
     ///
     /// - Throws: ``AppError/badEnvironment(_:)`` for a base URL or timeout that does not parse.
     init(flavor: AppFlavor, options: AppOptions, environment: [String: String]) throws(AppError) {
@@ -47,7 +48,7 @@ struct AppConfiguration: Sendable {
         if let base = environment["TODOAPP_API_BASE_URL"], !base.isEmpty {
             guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil
             else { throw .badEnvironment("TODOAPP_API_BASE_URL is not an http(s) URL: \(base)") }
-            apiBaseURL = url
+            apiBaseURL = Self.apiBase(url, flavor: flavor)
         }
         catAPIKey = environment["CAT_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         requestTimeout = 10
@@ -57,6 +58,18 @@ struct AppConfiguration: Sendable {
             }
             requestTimeout = seconds
         }
+    }
+}
+
+extension AppConfiguration {
+    /// `url` as the API's base: a bare origin (`http://127.0.0.1:8080`, with or without the
+    /// final `/`) gets the public API's path (`/api` for Dog CEO, `/v1` for The Cat API); a URL
+    /// with a path is taken as it is.
+    static func apiBase(_ url: URL, flavor: AppFlavor) -> URL {
+        guard url.path.isEmpty || url.path == "/" else { return url }
+        var text = url.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + flavor.publicAPI.path) ?? url
     }
 }
 

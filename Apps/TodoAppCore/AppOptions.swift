@@ -13,13 +13,18 @@ struct AppOptions: ParsableCommand {
             discussion: """
                 Environment: TODOAPP_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, TODOAPP_API_BASE_URL, \
                 TODOAPP_TIMEOUT, CAT_API_KEY (TodoApp-Cat), NO_COLOR.
-                Type `help` in the app for its commands.
+                TODOAPP_API_BASE_URL may be a bare origin (http://127.0.0.1:8080): the API's path \
+                (/api for Dog, /v1 for Cat) is added.
+                In the app, press ? for the keys and : to type a command.
                 """)
     }
 
     @Option(
         help: ArgumentHelp(
-            "Run the commands in FILE (or standard input) and print every frame.", valueName: "FILE|-"))
+            """
+            Run the commands in FILE (or standard input for -) and print the frame after each; \
+            # starts a comment line. Exits 65 when a line failed, naming it on standard error.
+            """, valueName: "FILE|-"))
     var script: String?
 
     @Option(
@@ -30,8 +35,8 @@ struct AppOptions: ParsableCommand {
 
     @Flag(
         help: """
-            Serve bundled sample answers instead of calling the API. This is the default when the \
-            API's host cannot be resolved.
+            Show the sample photos shipped with the app instead of calling the API. This is the \
+            default when the API's host cannot be resolved.
             """)
     var offline = false
 

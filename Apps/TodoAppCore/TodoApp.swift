@@ -7,44 +7,75 @@ import RIBsHeadlessUI
 import Reactor
 import Root
 
-/// The headless TodoApp: it launches the RIB tree into a HeadlessUI window, then reads commands
-/// (typed, or from `--script`), sends each along the window's responder chain, and draws the
-/// frame. The work a command sets going is the reactor actions it sent (``Reactor/SentActions``):
-/// a scripted run awaits them before it draws; at the prompt the frame comes at once and is drawn
-/// again when they are reduced.
+/// The TodoApp: it launches the RIB tree into a HeadlessUI window framed by the app's shell
+/// (``AppShellController``: status line, `:` prompt, help bar), then either runs it full-screen
+/// in the terminal with ``TerminalApplication`` (keys, mouse, resizes, Ctrl-C and signals, the
+/// terminal restored on every way out), or, with `--script` or when standard input is not a
+/// terminal, reads typed commands and prints a frame after each.
 @MainActor
 public final class TodoApp {
     /// How a run ended, as the process's exit status.
-    enum ExitStatus: Int32, Sendable {
+    enum ExitStatus: Equatable, Sendable {
         /// Normal end.
-        case success = 0
+        case success
+        /// A scripted line failed (`EX_DATAERR`); the lines are on standard error.
+        case scriptFailed
         /// The RIBs leak detector found a leak.
-        case leaked = 3
+        case leaked
         /// A bad argument or environment variable (`EX_USAGE`).
-        case usage = 64
+        case usage
         /// The data folder or the script could not be opened (`EX_CANTCREAT`).
-        case cannotOpen = 73
+        case cannotOpen
+        /// The terminal could not be taken over.
+        case noTerminal
+        /// A signal ended the session (128 + its number, as shells say).
+        case signal(Int32)
+
+        var rawValue: Int32 {
+            switch self {
+            case .success: 0
+            case .scriptFailed: 65
+            case .leaked: 3
+            case .usage: 64
+            case .cannotOpen: 73
+            case .noTerminal: 74
+            case .signal(let number): 128 + number
+            }
+        }
     }
 
-    private let configuration: AppConfiguration
+    let configuration: AppConfiguration
     private let component: AppComponent
-    private let window: Window
+    let window: Window
+    let shell = AppShellController()
     private let router: any LaunchRouting
-    private let screen: TerminalScreen
-    private let output: (String) -> Void
     private let leakDetector: LeakDetector
+    private var quitRequested = false
 
-    init(configuration: AppConfiguration, screen: TerminalScreen, output: @escaping (String) -> Void)
-        throws(AppError)
-    {
+    init(configuration: AppConfiguration) throws(AppError) {
         self.configuration = configuration
-        self.screen = screen
-        self.output = output
         leakDetector = LeakDetector(reportsLeaksAsAssertions: false)
         LeakDetector.setInstance(leakDetector)
         component = try AppComponent(configuration: configuration)
         window = Window(size: configuration.size)
         router = RootBuilder(dependency: component).build()
+        window.rootViewController = shell
+        shell.treeText = { [router] in RouterTree(router).text }
+        shell.onQuit = { [weak self] in self?.quitRequested = true }
+    }
+
+    /// Launches the RIB tree into the shell; returns the actions the launch sent (the profile's
+    /// first photo), to await before a scripted frame.
+    @discardableResult
+    func launch() -> SentActions {
+        let launched = SentActions.during { router.launch(from: shell) }
+        // A screen's own first message (the todos could not be read) goes first.
+        if window.status == nil {
+            window.status =
+                configuration.offlineReason.map { StatusMessage($0) }
+                ?? StatusMessage("Press ? for the keys, : to type a command.")
+        }
+        return launched
     }
 
     /// Runs the flavor with the process's arguments and environment; returns the exit status.
@@ -82,8 +113,10 @@ public final class TodoApp {
             printError("\(name): \(error)")
             return .usage
         }
-        if options.size == nil, options.script == nil, let size = Terminal.size() {
-            configuration.size = Size(width: max(40, size.width), height: max(12, size.height - 2))
+        // Without a terminal to take over, the lines on standard input are a script.
+        let script = options.script ?? (Terminal.isTerminal(STDIN_FILENO) ? nil : "-")
+        if options.size == nil, script == nil, let size = Terminal.size() {
+            configuration.size = Size(width: max(40, size.width), height: max(12, size.height))
         }
         if !configuration.isOffline, configuration.apiBaseURL == nil,
             let host = configuration.flavor.publicAPI.host
@@ -93,108 +126,89 @@ public final class TodoApp {
                 configuration.offlineReason = "\(host) cannot be resolved: offline, with sample photos."
             }
         }
-
-        let commands: CommandSource
-        do {
-            commands = try CommandSource(script: options.script)
-        } catch {
-            printError("\(name): \(error)")
-            return .cannotOpen
+        var commands: CommandSource?
+        if let script {
+            do {
+                commands = try CommandSource(script: script)
+            } catch {
+                printError("\(name): \(error)")
+                return .cannotOpen
+            }
         }
-        let scripted = options.script != nil
-        let screen =
-            scripted ? TerminalScreen(mode: .append, styled: false, write: writeOut) : TerminalScreen()
         let app: TodoApp
         do {
-            app = try TodoApp(configuration: configuration, screen: screen, output: writeOut)
+            app = try TodoApp(configuration: configuration)
         } catch {
             printError("\(name): \(error)")
             return .cannotOpen
         }
-        return await app.run(commands, scripted: scripted)
+        let status: ExitStatus
+        if let commands {
+            status = await app.runScript(commands, name: name)
+        } else {
+            status = await app.runInTerminal(name: name)
+        }
+        guard status == .success || status == .scriptFailed else { return status }
+        return await app.finish() ?? status
     }
 
-    /// A scripted run awaits the actions each command sent before it draws, so that frames are
-    /// the same on every run. At the prompt, the frame comes at once and is drawn again when work
-    /// still under way (a photo on its way) has been reduced.
-    private func run(_ commands: CommandSource, scripted: Bool) async -> ExitStatus {
-        // A live terminal gets the alternate screen, as full-screen programs do, and its own
-        // screen back before any leak is reported.
-        screen.useAlternateScreen(true)
-        await loop(commands, scripted: scripted)
-        for redraw in redraws { redraw.task.cancel() }
-        screen.useAlternateScreen(false)
-        return await finish()
-    }
+    // MARK: In the terminal
 
-    private func loop(_ commands: CommandSource, scripted: Bool) async {
-        let launched = SentActions.during { router.launch(from: window) }
-        message = configuration.offlineReason ?? "Type `help` for the commands."
-        await show(after: launched, scripted: scripted)
-        while let line = await commands.next() {
-            guard let command = TerminalCommand(line) else { continue }
-            if scripted { output("> \(command.line)\n") }
-            var sent = SentActions.during {}
-            switch command.name {
-            case "quit", "exit":
-                return
-            case "help":
-                message = AppHelp.text
-            case "tree":
-                message = RouterTree(router).text
-            default:
-                var result = CommandResult.notHandled
-                sent = SentActions.during { result = window.perform(command) }
-                switch result {
-                case .handled: message = ""
-                case .failed(let reason): message = reason
-                case .notHandled: message = "Unknown here: \(command.name). Type `help` for the commands."
-                }
-            }
-            await show(after: sent, scripted: scripted)
+    /// Full screen, keys first, until `q`, `quit`, Ctrl-C, the end of input or a signal. The
+    /// terminal is given back before this returns.
+    private func runInTerminal(name: String) async -> ExitStatus {
+        launch()
+        let application = TerminalApplication(window: window)
+        application.onCommandFailure = { [weak window] reason in window?.status = .failure(reason) }
+        shell.onQuit = { [weak application] in application?.quit() }
+        do {
+            let reason = try await application.run()
+            if case .signal(let number) = reason { return .signal(number) }
+            return .success
+        } catch {
+            printError("\(name): \(error)")
+            return .noTerminal
         }
     }
 
-    /// What the status line under the frame says: the last command's outcome.
-    private var message = ""
-    /// The redraws waiting for work still under way at the prompt.
-    private var redraws: [(sent: SentActions, task: Task<Void, Never>)] = []
+    // MARK: Scripted
 
-    private func show(after sent: SentActions, scripted: Bool) async {
-        if scripted {
-            await sent.reduced()
-            draw(prompt: false)
-            return
-        }
-        draw(prompt: true)
-        redraws.removeAll { $0.sent.isReduced }
-        guard !sent.isReduced else { return }
-        let redraw = Task { [weak self] in
-            await sent.reduced()
-            guard !Task.isCancelled, let self else { return }
-            self.draw(prompt: true)
-        }
-        redraws.append((sent, redraw))
-    }
-
-    private func draw(prompt: Bool) {
+    /// Runs each line as typed at the `:` prompt, awaits the work it set going, and prints the
+    /// frame after it. A line that fails is reported on standard error with its number, and the
+    /// run goes on; the exit status says whether any failed.
+    private func runScript(_ commands: CommandSource, name: String) async -> ExitStatus {
+        let screen = TerminalScreen(mode: .append, styled: false, write: writeOut)
+        // Uncoloured text frames: a photo is drawn with the ASCII brightness ramp, which reads
+        // as a picture in a log, where half blocks without colour would not.
+        window.capabilities = TerminalCapabilities(colorDepth: .none, isUnicode: true)
+        await launch().reduced()
         screen.present(window.render())
-        // A live frame ends on its last row; an appended one with an empty line.
-        var text = screen.mode == .live ? "\r\n" : ""
-        if !message.isEmpty { text += message + "\n" }
-        if prompt { text += "\(configuration.flavor.name)> " }
-        output(text)
+        var failedLines: [Int] = []
+        while !quitRequested, let line = await commands.next() {
+            guard let text = line.command else { continue }
+            writeOut("> \(text)\n")
+            var result = CommandResult.handled
+            await SentActions.during { result = shell.run(text) }.reduced()
+            screen.present(window.render())
+            switch result {
+            case .handled: break
+            case .failed, .notHandled:
+                failedLines.append(line.number)
+                printError("\(name): line \(line.number): \(text): \(window.status?.text ?? "failed")")
+            }
+        }
+        return failedLines.isEmpty ? .success : .scriptFailed
     }
 
-    /// Detaches nothing (the tree lives until the process ends) but waits for the leak checks
-    /// of RIBs detached during the run, and reports any leak.
-    private func finish() async -> ExitStatus {
+    /// Waits for the leak checks of RIBs detached during the run, and reports any leak; `nil`
+    /// when there is none.
+    private func finish() async -> ExitStatus? {
         await leakDetector.waitUntilComplete()
         guard leakDetector.leaks.isEmpty else {
             for leak in leakDetector.leaks { printError("RIBs leak: \(leak)") }
             return .leaked
         }
-        return .success
+        return nil
     }
 }
 

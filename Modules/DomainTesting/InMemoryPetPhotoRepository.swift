@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Synchronization
 
 /// Pet photos from a list of answers given in turn, the last one repeating, for tests and
@@ -7,11 +8,14 @@ public final class InMemoryPetPhotoRepository: PetPhotoRepository {
     /// The animal given at creation; the answers are not checked against it.
     public let pet: Pet
     private let answers: Mutex<(list: [Result<PetPhoto, PetPhotoError>], next: Int, requests: Int)>
+    private let images: [URL: Data]
 
-    /// A repository of `pet` photos answering with `answers` in turn.
-    public init(pet: Pet, answers: [Result<PetPhoto, PetPhotoError>]) {
+    /// A repository of `pet` photos answering with `answers` in turn, and with the bytes in
+    /// `images` for the photos' URLs.
+    public init(pet: Pet, answers: [Result<PetPhoto, PetPhotoError>], images: [URL: Data] = [:]) {
         self.pet = pet
         self.answers = Mutex((answers, 0, 0))
+        self.images = images
     }
 
     /// How many photos were asked for so far.
@@ -27,5 +31,13 @@ public final class InMemoryPetPhotoRepository: PetPhotoRepository {
             return answer
         }
         return try answer.get()
+    }
+
+    /// The bytes given for `photo`'s URL; an HTTP 404 when there are none.
+    public func imageData(for photo: PetPhoto) async throws(PetPhotoError) -> Data {
+        guard let data = images[photo.url] else {
+            throw .http(status: 404, message: "no image at \(photo.url)")
+        }
+        return data
     }
 }

@@ -1,12 +1,15 @@
 import Domain
 import Synchronization
 
-/// A profile and favourites kept in memory only, for tests and previews. Saves can be made to
+/// A profile, favourites and screen preferences kept in memory only, for tests and previews. Saves can be made to
 /// fail.
-public final class InMemoryProfileStore: ProfileRepository, FavoritePhotoRepository {
+public final class InMemoryProfileStore: ProfileRepository, FavoritePhotoRepository,
+    ScreenPreferencesRepository
+{
     private struct Contents {
         var profile: Profile
         var favorites: [PetPhoto]
+        var preferences = ScreenPreferences()
         var saveFailure: RepositoryError?
     }
 
@@ -36,6 +39,16 @@ public final class InMemoryProfileStore: ProfileRepository, FavoritePhotoReposit
     /// Keeps `photos`, or throws the failure set with ``failSaves(with:)``.
     public func saveFavorites(_ photos: [PetPhoto]) throws(RepositoryError) {
         try save { $0.favorites = photos }
+    }
+
+    /// The preferences last saved here; reading never fails.
+    public func loadPreferences() throws(RepositoryError) -> ScreenPreferences {
+        contents.withLock { $0.preferences }
+    }
+
+    /// Keeps `preferences`, or throws the failure set with ``failSaves(with:)``.
+    public func savePreferences(_ preferences: ScreenPreferences) throws(RepositoryError) {
+        try save { $0.preferences = preferences }
     }
 
     private func save(_ change: (inout Contents) -> Void) throws(RepositoryError) {

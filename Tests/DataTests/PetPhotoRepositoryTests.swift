@@ -45,6 +45,29 @@ struct PetPhotoRepositoryTests {
         #expect(DogPhotoRepository.breed(fromImageURL: none) == nil)
     }
 
+    @Test("a photo's image is fetched from its own address; a 404 without a message names the address tried")
+    func imageBytes() async throws {
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9])
+        let server = try HTTPTestServer { request in
+            request.path == "/images/a.jpg"
+                ? HTTPTestReply(status: 200, headers: [("Content-Type", "image/jpeg")], body: jpeg)
+                : .status(404)
+        }
+        defer { server.stop() }
+        let cats = CatPhotoRepository(
+            provider: NetworkProvider(retryPolicy: .never), baseURL: server.url("/v1"))
+        let photo = PetPhoto(id: "a", pet: .cat, url: server.url("/images/a.jpg"))
+        #expect(try await cats.imageData(for: photo) == jpeg)
+        let missing = PetPhoto(id: "b", pet: .cat, url: server.url("/images/b.jpg"))
+        await #expect(
+            throws: PetPhotoError.http(
+                status: 404, message: "no answer at \(server.url("/images/b.jpg").absoluteString)")
+        ) {
+            try await cats.imageData(for: missing)
+        }
+        #expect(PetImage(url: photo.url).validationType == .successCodes)
+    }
+
     @Test("Dog CEO's 404 body gives its message")
     func dogNotFound() async throws {
         let (server, dogs) = try Self.dogs(

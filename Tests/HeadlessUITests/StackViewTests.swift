@@ -12,7 +12,10 @@ struct StackViewTests {
 
     /// Lays `stack` out filling `size`, or, with `hugging`, at its top-left corner at its own
     /// size.
-    private func layOut(_ stack: StackView, in size: Size, hugging: Bool = false) throws {
+    /// Lays `stack` out in a new root of `size`, and returns the root: a test that lays the stack
+    /// out again keeps it, as constraints hold their views weakly.
+    @discardableResult
+    private func layOut(_ stack: StackView, in size: Size, hugging: Bool = false) throws -> View {
         let root = View(frame: Rect(origin: .zero, size: size))
         root.addSubview(stack)
         try stack.ndl.makeConstraints { make in
@@ -23,6 +26,7 @@ struct StackViewTests {
             }
         }
         try root.solveLayout()
+        return root
     }
 
     @Test func fillPutsViewsEndToEndWithSpacingAndStretchesTheLeastHuggingOne() throws {
@@ -79,11 +83,11 @@ struct StackViewTests {
         let (a, b) = (fixed(4, 1), fixed(6, 3))
         let stack = StackView(arrangedSubviews: [a, b])
         stack.alignment = .center
-        try layOut(stack, in: Size(width: 10, height: 4))
+        let root = try layOut(stack, in: Size(width: 10, height: 4))
         #expect(a.frame == Rect(x: 3, y: 0, width: 4, height: 1))
         #expect(b.frame == Rect(x: 2, y: 1, width: 6, height: 3))
         stack.alignment = .trailing
-        try stack.solveLayout()
+        try root.solveLayout()
         #expect(a.frame.minX == 6)
     }
 
@@ -102,14 +106,14 @@ struct StackViewTests {
         let stack = StackView(arrangedSubviews: views)
         stack.axis = .horizontal
         stack.spacing = 1
-        try layOut(stack, in: Size(width: 30, height: 1), hugging: true)
+        let root = try layOut(stack, in: Size(width: 30, height: 1), hugging: true)
         #expect(stack.frame.width == 11)
         views[1].isHidden = true
-        try stack.solveLayout()
+        try root.solveLayout()
         #expect(views[2].frame.minX == 4)
         #expect(stack.frame.width == 7)
         views[1].isHidden = false
-        try stack.solveLayout()
+        try root.solveLayout()
         #expect(views[2].frame.minX == 8)
     }
 

@@ -76,10 +76,10 @@ struct ProfileTests {
         let (interactor, presenter) = makeInteractor(dependency)
         await acting { interactor.activate() }
         await acting { interactor.didTapRefresh() }
-        #expect(presenter.states.last?.status == "The API answered 500.")
+        #expect(presenter.states.last?.status?.text == "The API answered 500.")
         #expect(presenter.states.last?.photo?.id == "a")
         await acting { interactor.didTapRefresh() }
-        #expect(presenter.states.last?.status == "The photo request timed out.")
+        #expect(presenter.states.last?.status?.text == "The photo request timed out.")
         interactor.deactivate()
     }
 
@@ -101,7 +101,7 @@ struct ProfileTests {
         #expect((try? dependency.store.loadProfile()) == Profile(name: "Grace", bio: "compilers"))
         dependency.store.failSaves(with: .unwritable(reason: "read-only"))
         await acting { interactor.didChangeBio("lost?") }
-        #expect(presenter.states.last?.status == "Profile not saved: could not write (read-only)")
+        #expect(presenter.states.last?.status?.text == "Profile not saved: could not write (read-only)")
         #expect(presenter.states.last?.profile.bio == "lost?", "the screen keeps what was typed")
         interactor.deactivate()
     }
@@ -112,11 +112,13 @@ struct ProfileTests {
         let (interactor, presenter) = makeInteractor(dependency)
         await acting { interactor.activate() }
         await acting { interactor.didTapFavorite() }
-        #expect(presenter.states.last?.status == "There is no photo to keep yet; try `refresh`.")
+        #expect(
+            presenter.states.last?.status?.text
+                == "There is no photo to keep yet; press r (or type `refresh`).")
         await acting { interactor.didTapRefresh() }
         dependency.store.failSaves(with: .unwritable(reason: "full"))
         await acting { interactor.didTapFavorite() }
-        #expect(presenter.states.last?.status == "Favourites not saved: could not write (full)")
+        #expect(presenter.states.last?.status?.text == "Favourites not saved: could not write (full)")
         #expect(presenter.states.last?.isFavorite == true, "kept in memory, as FavoritePhotos does")
         interactor.deactivate()
     }
@@ -138,10 +140,67 @@ struct ProfileTests {
         #expect(text.contains("Your dog: pug · size unknown"))
         let name = try #require(TerminalCommand("name Grace Hopper"))
         var result = CommandResult.notHandled
-        await SentActions.during { result = screen.handle(name) }.reduced()
+        await SentActions.during { result = window.perform(name) }.reduced()
         #expect(result == .handled)
         #expect(window.render().lines.contains { $0.contains("Grace Hopper") })
-        #expect(screen.handle(try #require(TerminalCommand("done 1"))) == .notHandled)
+        #expect(window.perform(try #require(TerminalCommand("done 1"))) == .notHandled)
+        #expect(
+            window.perform(try #require(TerminalCommand("name")))
+                == .failed("Type the name after `name`, as in `name Ada`; press e to edit it."))
+        #expect(try dependency.store.loadProfile().name == "Grace Hopper", "an empty `name` erases nothing")
         router.interactable.deactivate()
+    }
+
+    /// A real picture: the sample cat the offline app ships.
+    static let chelsea = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Apps/TodoAppCore/Samples/cat-chelsea.png")
+
+    @Test(
+        "the photo's bytes are fetched, decoded and drawn in the space left, as half blocks; again after a resize"
+    )
+    func photoIsDrawn() async throws {
+        let photo = PetPhoto(id: "c", pet: .cat, url: Self.chelsea, breed: "tabby", width: 451, height: 300)
+        let store = InMemoryProfileStore()
+        let photos = InMemoryPetPhotoRepository(
+            pet: .cat, answers: [.success(photo)], images: [Self.chelsea: try Data(contentsOf: Self.chelsea)])
+        let reactor = ProfileReactor(
+            profiles: store, photos: photos, favorites: FavoritePhotos(repository: store))
+        let screen = ProfileViewController()
+        let interactor = ProfileInteractor(presenter: screen, reactor: reactor)
+        let window = Window(size: Size(width: 60, height: 20))
+        window.rootViewController = screen
+        window.makeKeyAndVisible()
+        await SentActions.during { interactor.activate() }.reduced()
+        let bitmap = try #require(screen.imageView.bitmap)
+        #expect(bitmap.width >= 320 && bitmap.height >= 200)
+        let canvas = window.render()
+        let halfBlocks = canvas.lines.joined().filter { $0 == "▀" || $0 == "▄" }.count
+        #expect(halfBlocks > 40 * 10, "the picture fills its space with half blocks, not text: \(halfBlocks)")
+        #expect(canvas.lines.contains { $0.contains("Your cat: tabby · 451×300") })
+        window.resize(to: Size(width: 100, height: 30))
+        let larger = window.render().lines.joined().filter { $0 == "▀" || $0 == "▄" }.count
+        #expect(larger > halfBlocks * 2, "redrawn at the new size")
+        interactor.deactivate()
+    }
+
+    @Test(
+        "favourites are browsable: v shows the first, the arrows go round, Esc goes back to the latest photo")
+    func browseFavourites() async throws {
+        let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])
+        let (interactor, presenter) = makeInteractor(dependency)
+        await acting { interactor.activate() }
+        await acting { interactor.didTapFavorite() }
+        await acting { interactor.didTapRefresh() }
+        await acting { interactor.didTapFavorite() }
+        #expect(presenter.states.last?.favorites.map(\.id) == ["a", "b"])
+        await acting { interactor.didBrowseFavorites(offset: 0) }
+        #expect(presenter.states.last?.browsedFavorite == 0)
+        #expect(presenter.states.contains { $0.status?.text == "Favourite 1 of 2: pug." })
+        await acting { interactor.didBrowseFavorites(offset: -1) }
+        #expect(presenter.states.last?.browsedFavorite == 1, "going round")
+        await acting { interactor.didBrowseFavorites(offset: nil) }
+        #expect(presenter.states.last?.browsedFavorite == nil)
+        #expect(presenter.states.last?.photo?.id == "b")
+        interactor.deactivate()
     }
 }

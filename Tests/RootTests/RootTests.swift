@@ -19,6 +19,7 @@ final class RootDependencyMock: RootDependency {
     lazy var favoritePhotos = FavoritePhotos(repository: store)
     var todoRepository: any TodoRepository { todos }
     var profileRepository: any ProfileRepository { store }
+    var screenPreferences: any ScreenPreferencesRepository { store }
     var petPhotoRepository: any PetPhotoRepository {
         InMemoryPetPhotoRepository(pet: .cat, answers: [.failure(.offline("no route"))])
     }
@@ -49,5 +50,33 @@ struct RootTests {
         #expect(window.render().lines.contains { $0.contains("No network: no route") })
         #expect(window.perform(try #require(TerminalCommand("done 1"))) == .notHandled)
         router.interactable.deactivate()
+    }
+
+    @Test("the tab chosen is kept and shown at the next launch; Tab and Shift-Tab go round the tabs")
+    func tabIsKept() async throws {
+        let dependency = RootDependencyMock()
+        do {
+            // Scoped, so that the first launch's objects are gone before the leak detector looks.
+            let router = RootBuilder(dependency: dependency).build()
+            let window = Window(size: Size(width: 70, height: 14))
+            await SentActions.during { router.launch(from: window) }.reduced()
+            let tabs = try #require(window.rootViewController as? TabBarController)
+            window.send(.key(KeyPress(.tab)))
+            #expect(tabs.selectedIndex == 1)
+            #expect(try dependency.store.loadPreferences().tab == "Profile")
+            window.send(.key(KeyPress(.tab, modifiers: .shift)))
+            #expect(tabs.selectedIndex == 0)
+            window.send(.key(KeyPress(.tab)))
+            router.interactable.deactivate()
+        }
+
+        let relaunched = RootBuilder(dependency: dependency).build()
+        let secondWindow = Window(size: Size(width: 70, height: 14))
+        await SentActions.during { relaunched.launch(from: secondWindow) }.reduced()
+        let secondTabs = try #require(secondWindow.rootViewController as? TabBarController)
+        #expect(secondTabs.selectedIndex == 1)
+        #expect(
+            secondWindow.render().lines.first?.contains("Profile") == true, "the Profile tab has a title bar")
+        relaunched.interactable.deactivate()
     }
 }

@@ -84,6 +84,30 @@ struct AppConfigurationTests {
         }
     }
 
+    @Test("a bare origin gets the API's path; a URL with a path is taken as it is")
+    func bareOrigin() throws {
+        let options = try AppOptions.parse([])
+        for (flavor, base, expected) in [
+            (AppFlavor.dog, "http://127.0.0.1:8080", "http://127.0.0.1:8080/api"),
+            (.dog, "http://127.0.0.1:8080/", "http://127.0.0.1:8080/api"),
+            (.cat, "https://cats.example", "https://cats.example/v1"),
+            (.cat, "http://127.0.0.1:8080/mirror/v1", "http://127.0.0.1:8080/mirror/v1"),
+        ] {
+            let configuration = try AppConfiguration(
+                flavor: flavor, options: options, environment: ["TODOAPP_API_BASE_URL": base])
+            #expect(configuration.apiBaseURL?.absoluteString == expected, "\(base)")
+        }
+    }
+
+    @Test("script lines: LF and CRLF, numbered from 1; blank lines and # comments carry no command")
+    func scriptLines() {
+        let lines = CommandSource.split("new\r\nsave a # not a comment\r\n\r\n  # a comment\nquit\n")
+        #expect(lines.map(\.number) == [1, 2, 3, 4, 5])
+        #expect(lines.map(\.command) == ["new", "save a # not a comment", nil, nil, "quit"])
+        #expect(CommandSource.split("").isEmpty)
+        #expect(CommandSource.split("a").map(\.text) == ["a"])
+    }
+
     @Test("a host that cannot resolve makes the app choose offline")
     func reachability() async {
         #expect(await !Reachability.canResolve("no-such-host.invalid"))

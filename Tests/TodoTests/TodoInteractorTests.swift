@@ -52,8 +52,45 @@ struct TodoInteractorTests {
         }
         #expect(presenter.presented.last?.visible.map(\.title) == ["brown eggs"])
         #expect(dependency.repository.savedTodos.map(\.title) == ["brown eggs"])
-        #expect(presenter.presented.last?.status == nil)
+        #expect(presenter.presented.last?.status == .success("Deleted \"bread\". Press u to undo."))
         interactor.deactivate()
+    }
+
+    @Test("undo puts back what the last delete or clear removed, saved; a second undo has nothing to undo")
+    func undo() async throws {
+        interactor.activate()
+        let ids = book.list.todos.map(\.id)
+        await acting { interactor.didDelete(ids[1]) }
+        #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread"])
+        await acting { interactor.didUndo() }
+        #expect(presenter.presented.last?.status == .success("Put back \"eggs\"."))
+        #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread", "eggs"])
+        #expect(book.list.todos.first { $0.title == "eggs" }?.id == ids[1], "the same todo, not a copy")
+        await acting {
+            interactor.didToggle(ids[0])
+            interactor.didToggle(ids[2])
+            interactor.didClearCompleted()
+        }
+        #expect(presenter.presented.last?.status == .success("Cleared 2 done. Press u to undo."))
+        await acting { interactor.didUndo() }
+        #expect(presenter.presented.last?.visible.count == 3)
+        #expect(presenter.presented.last?.visible.filter(\.isDone).count == 2, "they come back done")
+        await acting { interactor.didUndo() }
+        #expect(presenter.presented.last?.status == .failure("Nothing to undo."))
+        interactor.deactivate()
+    }
+
+    @Test("the filter is kept in the screen preferences and read back by the next reactor")
+    func filterIsKept() async throws {
+        let preferences = InMemoryProfileStore()
+        let reactor = TodoReactor(book: book, preferences: preferences)
+        await reactor.send(.setFilter(.active)).reduced()
+        #expect(try preferences.loadPreferences().filter == .active)
+        #expect(TodoReactor(book: book, preferences: preferences).currentState.filter == .active)
+        preferences.failSaves(with: .unwritable(reason: "read-only"))
+        await reactor.send(.setFilter(.done)).reduced()
+        #expect(reactor.currentState.filter == .done, "the screen still changes")
+        #expect(reactor.currentState.status?.kind == .failure)
     }
 
     @Test("filter shows only matching todos; a refused change leaves a status line")
@@ -66,10 +103,10 @@ struct TodoInteractorTests {
         }
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk"])
         await acting { interactor.didRename(milk.id, to: "   ") }
-        #expect(presenter.presented.last?.status == "A todo needs a title.")
+        #expect(presenter.presented.last?.status?.text == "A todo needs a title.")
         dependency.repository.failSaves(with: .unwritable(reason: "disk full"))
         await acting { interactor.didToggle(milk.id) }
-        #expect(presenter.presented.last?.status == "Not saved: could not write (disk full)")
+        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
         #expect(presenter.presented.last?.visible.isEmpty == true, "the change stays in memory")
         interactor.deactivate()
     }
@@ -81,7 +118,7 @@ struct TodoInteractorTests {
         #expect(router.routeToAddTodoCalls == 1)
         await acting { interactor.addTodoDidSubmit(title: "jam") }
         #expect(router.detachAddTodoCalls == 1)
-        #expect(presenter.presented.last?.status == "Added \"jam\".")
+        #expect(presenter.presented.last?.status?.text == "Added \"jam\".")
         #expect(presenter.presented.last?.visible.last?.title == "jam")
         #expect(dependency.repository.savedTodos.last?.title == "jam")
         interactor.addTodoDidCancel()
@@ -95,7 +132,7 @@ struct TodoInteractorTests {
         dependency.repository.failSaves(with: .unwritable(reason: "read-only"))
         await acting { interactor.addTodoDidSubmit(title: "jam") }
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk", "eggs", "bread", "jam"])
-        #expect(presenter.presented.last?.status == "Not saved: could not write (read-only)")
+        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (read-only)")
         interactor.deactivate()
     }
 

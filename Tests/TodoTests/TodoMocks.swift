@@ -9,7 +9,9 @@ import RIBs
 @MainActor
 final class TodoDependencyMock: TodoDependency {
     let repository: InMemoryTodoRepository
+    let preferences = InMemoryProfileStore()
     var todoRepository: any TodoRepository { repository }
+    var screenPreferences: any ScreenPreferencesRepository { preferences }
 
     init(titles: [String] = []) {
         repository = InMemoryTodoRepository(titles.map { Todo(title: $0) })

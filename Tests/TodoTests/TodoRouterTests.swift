@@ -87,14 +87,16 @@ struct TodoRouterTests {
         router.interactable.deactivate()
     }
 
-    @Test("the list's commands name rows as shown on screen")
+    @Test("the list's typed commands name rows as the list numbers them")
     func listCommands() async throws {
         await perform("done 1")
         #expect(dependency.repository.savedTodos.first?.isDone == true)
         #expect(
-            window.perform(try #require(TerminalCommand("done 2"))) == .failed("There is no row 2 on screen.")
-        )
-        #expect(window.perform(try #require(TerminalCommand("edit 1"))) == .failed("Usage: edit N TITLE"))
+            window.perform(try #require(TerminalCommand("done 2")))
+                == .failed("There is no row 2; rows go 1 to 1."))
+        #expect(
+            window.perform(try #require(TerminalCommand("edit 1")))
+                == .failed("Usage: edit N TITLE (or select a todo and press Enter)"))
         await perform("edit 1 oat milk")
         #expect(window.render().lines.contains { $0.contains("1. [x] oat milk") })
         router.interactable.deactivate()

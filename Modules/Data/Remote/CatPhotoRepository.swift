@@ -6,6 +6,7 @@ import NetworkProvider
 /// it has any.
 public struct CatPhotoRepository: PetPhotoRepository {
     private let provider: NetworkProvider<CatAPI>
+    private let imageProvider: NetworkProvider<PetImage>
     private let baseURL: URL
     private let apiKey: String?
     private let timeout: TimeInterval?
@@ -15,10 +16,12 @@ public struct CatPhotoRepository: PetPhotoRepository {
 
     /// A repository asking `baseURL` through `provider`, with `apiKey` when there is one.
     public init(
-        provider: NetworkProvider<CatAPI>, baseURL: URL = CatAPI.defaultBaseURL, apiKey: String? = nil,
+        provider: NetworkProvider<CatAPI>, imageProvider: NetworkProvider<PetImage> = NetworkProvider(),
+        baseURL: URL = CatAPI.defaultBaseURL, apiKey: String? = nil,
         timeout: TimeInterval? = 10
     ) {
         self.provider = provider
+        self.imageProvider = imageProvider
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.timeout = timeout
@@ -33,5 +36,10 @@ public struct CatPhotoRepository: PetPhotoRepository {
         let breed = image.breeds?.lazy.compactMap(\.name).first { !$0.isEmpty }
         return PetPhoto(
             id: image.id, pet: .cat, url: url, breed: breed, width: image.width, height: image.height)
+    }
+
+    /// The photo's image file, from its own host.
+    public func imageData(for photo: PetPhoto) async throws(PetPhotoError) -> Data {
+        try await imageProvider.imageData(at: photo.url, timeout: timeout)
     }
 }

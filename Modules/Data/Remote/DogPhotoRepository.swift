@@ -6,6 +6,7 @@ import NetworkProvider
 /// (`/breeds/<breed>[-<sub-breed>]/<file>`), since the API sends nothing else.
 public struct DogPhotoRepository: PetPhotoRepository {
     private let provider: NetworkProvider<DogAPI>
+    private let imageProvider: NetworkProvider<PetImage>
     private let baseURL: URL
     private let timeout: TimeInterval?
 
@@ -14,9 +15,11 @@ public struct DogPhotoRepository: PetPhotoRepository {
 
     /// A repository asking `baseURL` through `provider`.
     public init(
-        provider: NetworkProvider<DogAPI>, baseURL: URL = DogAPI.defaultBaseURL, timeout: TimeInterval? = 10
+        provider: NetworkProvider<DogAPI>, imageProvider: NetworkProvider<PetImage> = NetworkProvider(),
+        baseURL: URL = DogAPI.defaultBaseURL, timeout: TimeInterval? = 10
     ) {
         self.provider = provider
+        self.imageProvider = imageProvider
         self.baseURL = baseURL
         self.timeout = timeout
     }
@@ -39,5 +42,10 @@ public struct DogPhotoRepository: PetPhotoRepository {
         let words = parts[index + 1].split(separator: "-").map(String.init)
         guard let main = words.first, !main.isEmpty else { return nil }
         return (words.dropFirst() + [main]).joined(separator: " ")
+    }
+
+    /// The photo's image file, from its own host.
+    public func imageData(for photo: PetPhoto) async throws(PetPhotoError) -> Data {
+        try await imageProvider.imageData(at: photo.url, timeout: timeout)
     }
 }

@@ -13,8 +13,11 @@ extension PetPhotoError {
         case .cancelled: self = .cancelled
         case .statusCode(let response):
             // The message is a courtesy: a body without one still says which status came.
+            // A 404 without one names the address asked: a wrong base URL is the usual cause.
+            let message = try? response.map(String.self, atKeyPath: "message")
+            let address = (response.url ?? response.request.url).map { "no answer at \($0.absoluteString)" }
             self = .http(
-                status: response.statusCode, message: try? response.map(String.self, atKeyPath: "message"))
+                status: response.statusCode, message: message ?? (response.statusCode == 404 ? address : nil))
         case .decoding(_, let codingPath, _):
             self = .malformedResponse(
                 codingPath.isEmpty ? "not the documented JSON" : "at \(codingPath.joined(separator: "."))")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where pet photos come from: the flavor's API.
 public protocol PetPhotoRepository: Sendable {
     /// Which animal this repository shows.
@@ -6,6 +8,10 @@ public protocol PetPhotoRepository: Sendable {
     ///
     /// - Throws: ``PetPhotoError`` saying why there is none.
     func randomPhoto() async throws(PetPhotoError) -> PetPhoto
+    /// The bytes of `photo`'s image (a JPEG or a PNG), as its host serves them.
+    ///
+    /// - Throws: ``PetPhotoError`` saying why they could not be fetched.
+    func imageData(for photo: PetPhoto) async throws(PetPhotoError) -> Data
 }
 
 /// Why no photo came. Each case reads as a status line.

@@ -67,6 +67,14 @@ public final class TodoBook {
         try save(.deleted([id]))
     }
 
+    /// Puts back todos deleted earlier (an undo), at the end of the list.
+    ///
+    /// - Throws: ``TodoError/notSaved(_:)`` when a restored todo could not be saved; it is in
+    ///   memory then.
+    public func restore(_ deleted: [Todo]) throws(TodoError) {
+        for todo in list.restore(deleted) { try save(.added(todo)) }
+    }
+
     /// Deletes every done todo; returns how many.
     @discardableResult
     public func clearCompleted() throws(TodoError) -> Int {

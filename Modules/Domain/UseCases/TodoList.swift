@@ -44,6 +44,16 @@ public struct TodoList: Hashable, Sendable {
         todos.remove(at: try position(of: id))
     }
 
+    /// Puts back todos that were deleted, at the end, as they were (id, title, done, date); those
+    /// still in the list are left alone. Returns the ones put back.
+    @discardableResult
+    public mutating func restore(_ deleted: [Todo]) -> [Todo] {
+        let present = Set(todos.map(\.id))
+        let restored = deleted.filter { !present.contains($0.id) }
+        todos.append(contentsOf: restored)
+        return restored
+    }
+
     /// Removes every todo that is done; returns how many.
     @discardableResult
     public mutating func clearCompleted() -> Int {

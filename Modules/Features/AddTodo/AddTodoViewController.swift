@@ -10,13 +10,14 @@ protocol AddTodoPresentableListener: AnyObject {
     func didTapCancel()
 }
 
-/// A title field with Save and Cancel, written with HeadlessUI's UIKit-like views.
+/// A title field with Save and Cancel, written with HeadlessUI's UIKit-like views. The field
+/// has the focus: what is typed goes into it, Enter saves, Esc goes back.
 /// Commands: `save <title>` and `cancel`; `back` is the navigation bar's.
 @MainActor
 final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoViewControllable {
     weak var listener: (any AddTodoPresentableListener)?
 
-    let titleField = TextField(placeholder: "What needs doing? (save <title>)")
+    let titleField = TextField(placeholder: "What needs doing? Enter saves, Esc goes back")
     let problemLabel = Label()
     private lazy var saveButton = Button(title: "Save") { [weak self] in self?.save() }
     private lazy var cancelButton = Button(title: "Cancel") { [weak self] in self?.listener?.didTapCancel() }
@@ -25,6 +26,11 @@ final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoVi
         super.viewDidLoad()
         title = "New todo"
         problemLabel.textStyle = TextStyle(foreground: .red)
+        titleField.onSubmit = { [weak self] line in
+            // The field empties itself on Enter; the title stays in it until it is accepted.
+            self?.titleField.text = line
+            self?.save()
+        }
         let buttons = StackView(arrangedSubviews: [saveButton, cancelButton])
         buttons.axis = .horizontal
         buttons.spacing = 2
@@ -40,6 +46,8 @@ final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoVi
             _ = try titleField.ndl.makeConstraints { make in make.width.equalTo(form) }
         }
     }
+
+    override var preferredFocusedView: View? { titleField }
 
     func showProblem(_ problem: String?) {
         problemLabel.text = problem ?? ""

@@ -49,4 +49,5 @@ final class ProfileInteractor: PresentableInteractor<any ProfilePresentable>, Pr
     func didTapFavorite() { reactor.send(.toggleFavorite) }
     func didChangeName(_ name: String) { reactor.send(.setName(name)) }
     func didChangeBio(_ bio: String) { reactor.send(.setBio(bio)) }
+    func didBrowseFavorites(offset: Int?) { reactor.send(.browseFavorites(offset: offset)) }
 }

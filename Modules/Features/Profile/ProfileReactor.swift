@@ -1,9 +1,11 @@
 import Domain
+import Foundation
+import HeadlessUI
 import Reactor
 
 /// The profile screen's state machine: the name and bio (in UserDefaults), the flavor's pet
-/// photo and the favourites. A failed request or save becomes a status line; the rest of the
-/// app goes on.
+/// photo, fetched and decoded, and the favourites, browsable one by one. A failed request or
+/// save becomes a status line; the rest of the app goes on.
 @MainActor
 final class ProfileReactor: Reactor {
     enum Action: Sendable {
@@ -15,16 +17,25 @@ final class ProfileReactor: Reactor {
         case toggleFavorite
         case setName(String)
         case setBio(String)
+        /// Show the favourite `offset` places from the one shown (or the first), or stop
+        /// browsing with `nil`.
+        case browseFavorites(offset: Int?)
     }
 
     enum Mutation: Sendable {
         case setProfile(Profile)
         case startLoading
         case setPhoto(PetPhoto, isFavorite: Bool)
+        case setImage(Bitmap?, failure: String?)
         case failLoading(PetPhotoError)
-        case setFavorite(Bool, count: Int)
-        case setStatus(String?)
+        case setFavorites([PetPhoto], isFavorite: Bool)
+        case browse(Int?)
+        case setStatus(StatusMessage?)
     }
+
+    /// The smallest picture decoded: wider than most terminals are columns, and two pixels a
+    /// row tall, so that a JPEG is scaled while it is decoded and still fills a large window.
+    nonisolated static let decodedSize = (width: 320, height: 200)
 
     let initialState: ProfileState
     let runtime = ReactorRuntime<ProfileReactor>()
@@ -36,26 +47,28 @@ final class ProfileReactor: Reactor {
         self.profiles = profiles
         self.photos = photos
         self.favorites = favorites
-        initialState = ProfileState(pet: photos.pet, favoriteCount: favorites.photos.count)
+        initialState = ProfileState(pet: photos.pet, favorites: favorites.photos)
     }
 
     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
         switch action {
         case .load:
-            let status = favorites.loadError.map { "Favourites: \($0)" }
+            let status = favorites.loadError.map { StatusMessage.failure("Favourites: \($0)") }
             do {
                 return .just(.setProfile(try profiles.loadProfile()), .setStatus(status))
             } catch {
-                return .just(.setStatus(status ?? "Profile: \(error)"))
+                return .just(.setStatus(status ?? .failure("Profile: \(error)")))
             }
         case .refresh:
             return refresh()
         case .toggleFavorite:
             return toggleFavorite()
         case .setName(let name):
-            return save { $0.name = name }
+            return save("Name") { $0.name = name }
         case .setBio(let bio):
-            return save { $0.bio = bio }
+            return save("Bio") { $0.bio = bio }
+        case .browseFavorites(let offset):
+            return browse(by: offset)
         }
     }
 
@@ -63,41 +76,97 @@ final class ProfileReactor: Reactor {
         let (photos, favorites) = (self.photos, self.favorites)
         return .run { send in
             send(.startLoading)
+            let photo: PetPhoto
             do throws(PetPhotoError) {
-                let photo = try await photos.randomPhoto()
-                send(.setPhoto(photo, isFavorite: await favorites.contains(photo)))
+                photo = try await photos.randomPhoto()
             } catch {
                 send(.failLoading(error))
+                return
             }
+            send(.setPhoto(photo, isFavorite: await favorites.contains(photo)))
+            let (bitmap, failure) = await Self.image(of: photo, from: photos)
+            send(.setImage(bitmap, failure: failure))
         }
+    }
+
+    /// `photo`'s pixels, or why there are none.
+    nonisolated private static func image(of photo: PetPhoto, from photos: any PetPhotoRepository) async -> (
+        Bitmap?, String?
+    ) {
+        do {
+            let data = try await photos.imageData(for: photo)
+            return (try await decode(data), nil)
+        } catch let error as PetPhotoError {
+            return (nil, "The photo could not be fetched: \(error)")
+        } catch {
+            return (nil, "The photo could not be shown: \(error)")
+        }
+    }
+
+    /// Decodes off the main actor: a large JPEG takes milliseconds.
+    @concurrent nonisolated private static func decode(_ data: Data) async throws(ImageError) -> Bitmap {
+        try Bitmap(data: data, minimumSize: decodedSize)
     }
 
     private func toggleFavorite() -> AsyncThrowingStream<Mutation, any Error> {
         guard let photo = currentState.photo else {
-            return .just(.setStatus("There is no photo to keep yet; try `refresh`."))
+            return .just(.setStatus(.failure("There is no photo to keep yet; press r (or type `refresh`).")))
         }
         do {
             let isFavorite = try favorites.toggle(photo)
             return .just(
-                .setFavorite(isFavorite, count: favorites.photos.count),
-                .setStatus(isFavorite ? "Kept as a favourite." : "Removed from favourites."))
+                .setFavorites(favorites.photos, isFavorite: isFavorite),
+                .setStatus(.success(isFavorite ? "Kept as a favourite." : "Removed from favourites.")))
         } catch {
             return .just(
-                .setFavorite(favorites.contains(photo), count: favorites.photos.count),
-                .setStatus("Favourites not saved: \(error)"))
+                .setFavorites(favorites.photos, isFavorite: favorites.contains(photo)),
+                .setStatus(.failure("Favourites not saved: \(error)")))
+        }
+    }
+
+    private func browse(by offset: Int?) -> AsyncThrowingStream<Mutation, any Error> {
+        let kept = favorites.photos
+        let photos = self.photos
+        guard let offset else {
+            // Back to the photo the API gave last.
+            let current = currentState.photo
+            return .run { send in
+                send(.browse(nil))
+                send(.setStatus(nil))
+                guard let current else { return }
+                let (bitmap, failure) = await Self.image(of: current, from: photos)
+                send(.setImage(bitmap, failure: failure))
+            }
+        }
+        guard !kept.isEmpty else {
+            return .just(.setStatus(.failure("No favourites yet: press f to keep the photo shown.")))
+        }
+        let current = currentState.browsedFavorite
+        let index = current.map { (($0 + offset) % kept.count + kept.count) % kept.count } ?? 0
+        let photo = kept[index]
+        return .run { send in
+            send(.browse(index))
+            send(
+                .setStatus(
+                    StatusMessage(
+                        "Favourite \(index + 1) of \(kept.count): \(photo.breed ?? "breed unknown").")))
+            let (bitmap, failure) = await Self.image(of: photo, from: photos)
+            send(.setImage(bitmap, failure: failure))
         }
     }
 
     /// The profile changed by `change`, saved; the screen keeps the change even when the save
     /// fails.
-    private func save(_ change: (inout Profile) -> Void) -> AsyncThrowingStream<Mutation, any Error> {
+    private func save(_ field: String, _ change: (inout Profile) -> Void) -> AsyncThrowingStream<
+        Mutation, any Error
+    > {
         var profile = currentState.profile
         change(&profile)
         do {
             try profiles.saveProfile(profile)
-            return .just(.setProfile(profile), .setStatus("Saved."))
+            return .just(.setProfile(profile), .setStatus(.success("\(field) saved.")))
         } catch {
-            return .just(.setProfile(profile), .setStatus("Profile not saved: \(error)"))
+            return .just(.setProfile(profile), .setStatus(.failure("Profile not saved: \(error)")))
         }
     }
 
@@ -108,17 +177,29 @@ final class ProfileReactor: Reactor {
             state.profile = profile
         case .startLoading:
             state.isLoading = true
+            state.browsedFavorite = nil
         case .setPhoto(let photo, let isFavorite):
             state.isLoading = false
             state.photo = photo
+            state.bitmap = nil
+            state.imageFailure = nil
+            state.photoFailure = nil
             state.isFavorite = isFavorite
-            state.status = nil
+        case .setImage(let bitmap, let failure):
+            state.bitmap = bitmap
+            state.imageFailure = failure
+            if let failure { state.status = .failure(failure) }
         case .failLoading(let error):
             state.isLoading = false
-            state.status = error.description
-        case .setFavorite(let isFavorite, let count):
+            state.photoFailure = error
+            state.status = .failure(error.description)
+        case .setFavorites(let favorites, let isFavorite):
+            state.favorites = favorites
             state.isFavorite = isFavorite
-            state.favoriteCount = count
+        case .browse(let index):
+            state.browsedFavorite = index
+            state.bitmap = nil
+            state.imageFailure = nil
         case .setStatus(let status):
             state.status = status
         }

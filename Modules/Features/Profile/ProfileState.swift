@@ -1,13 +1,30 @@
 import Domain
+import HeadlessUI
 
 /// What the profile screen shows.
 struct ProfileState: Equatable, Sendable {
     var profile = Profile()
     var pet: Pet
+    /// The photo on show, once one came.
     var photo: PetPhoto?
+    /// Its pixels, once fetched and decoded.
+    var bitmap: Bitmap?
+    /// Why the photo's pixels could not be shown, when they could not.
+    var imageFailure: String?
+    /// Why the last photo request failed, shown in place of a photo that never came.
+    var photoFailure: PetPhotoError?
     var isLoading = false
     var isFavorite = false
-    var favoriteCount = 0
-    /// Why the photo or a save failed, or what just happened.
-    var status: String?
+    /// The favourites, oldest first.
+    var favorites: [PetPhoto] = []
+    /// The favourite being looked at, when browsing them (an index into ``favorites``).
+    var browsedFavorite: Int?
+    /// What just happened, for the status line.
+    var status: StatusMessage? {
+        didSet { statusRevision += 1 }
+    }
+    /// Counts the statuses set, so that the same sentence twice still shows twice.
+    var statusRevision = 0
+
+    var favoriteCount: Int { favorites.count }
 }

@@ -1,5 +1,7 @@
-import DeclarativeUI
+import Domain
+import Foundation
 import HeadlessUI
+import Layout
 import RIBs
 import RIBsHeadlessUI
 
@@ -10,36 +12,229 @@ protocol ProfilePresentableListener: AnyObject {
     func didTapFavorite()
     func didChangeName(_ name: String)
     func didChangeBio(_ bio: String)
+    /// Show the favourite `offset` places on (the first when not browsing), or stop with `nil`.
+    func didBrowseFavorites(offset: Int?)
 }
 
-/// Hosts ``ProfileScreen``. Commands: `refresh`, `fav`, `name TEXT`, `bio TEXT`.
+/// The person, the flavor's pet photo drawn as large as the screen allows, and the buttons.
+/// Written with HeadlessUI's views (``ProfileView`` places them): the photo's ``ImageView`` takes
+/// every row between the text and the buttons, so a resize redraws it at the new size.
+///
+/// Keys: r refresh, f keep or drop as a favourite, v browse the favourites (←/→, Esc), e edit
+/// the name, b edit the bio. Typed: `refresh`, `fav`, `favs`, `name TEXT`, `bio TEXT`.
 @MainActor
-final class ProfileViewController: HostingController<ProfileScreen>, ProfilePresentable,
-    ProfileViewControllable
-{
+final class ProfileViewController: ViewController, ProfilePresentable, ProfileViewControllable {
     weak var listener: (any ProfilePresentableListener)?
 
-    init() {
-        super.init(rootElement: ProfileScreen(state: ProfileState(pet: .dog), onRefresh: {}, onFavorite: {}))
+    let nameLabel = Label()
+    let bioLabel = Label()
+    let imageView = ImageView()
+    let favoritesLabel = Label()
+    private lazy var refreshButton = Button(title: "Refresh") { [weak self] in self?.listener?.didTapRefresh()
+    }
+    private lazy var favoriteButton = Button(title: "☆ Favourite") { [weak self] in
+        self?.listener?.didTapFavorite()
+    }
+    private(set) var state: ProfileState?
+    private var shownStatus: StatusMessage?
+    private var shownStatusRevision = 0
+
+    override init() {
+        super.init()
         title = "Profile"
         tabBarItem.title = "Profile"
     }
 
-    func present(_ state: ProfileState) {
-        rootElement = ProfileScreen(
-            state: state,
-            onRefresh: { [weak self] in self?.listener?.didTapRefresh() },
-            onFavorite: { [weak self] in self?.listener?.didTapFavorite() })
+    override func loadView() {
+        view = ProfileView(
+            name: nameLabel, bio: bioLabel, image: imageView,
+            buttons: StackView(arrangedSubviews: [refreshButton, favoriteButton, favoritesLabel]))
     }
 
-    override func handle(_ command: TerminalCommand) -> CommandResult {
-        switch command.name {
-        case "refresh": listener?.didTapRefresh()
-        case "fav": listener?.didTapFavorite()
-        case "name": listener?.didChangeName(command.text())
-        case "bio": listener?.didChangeBio(command.text())
-        default: return .notHandled
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        nameLabel.textStyle = TextStyle(isBold: true)
+        favoritesLabel.textStyle = TextStyle(isDim: true)
+        if let state { show(state) }
+    }
+
+    // MARK: ProfilePresentable
+
+    func present(_ state: ProfileState) {
+        self.state = state
+        guard isViewLoaded else { return }
+        show(state)
+        showStatus(of: state)
+        view.setNeedsDisplay()
+    }
+
+    /// A status set while the screen was off (the first photo failed at launch) shows when it
+    /// comes on.
+    override func viewDidAppear() {
+        super.viewDidAppear()
+        if let state { showStatus(of: state) }
+    }
+
+    private func showStatus(of state: ProfileState) {
+        guard state.statusRevision != shownStatusRevision, let window = view.window else { return }
+        shownStatusRevision = state.statusRevision
+        window.updateStatus(from: shownStatus, to: state.status)
+        shownStatus = state.status
+    }
+
+    private func show(_ state: ProfileState) {
+        nameLabel.text =
+            state.profile.name.isEmpty ? "No name yet: press e, or type `name TEXT`" : state.profile.name
+        nameLabel.textStyle = TextStyle(
+            isBold: !state.profile.name.isEmpty, isDim: state.profile.name.isEmpty)
+        bioLabel.text =
+            state.profile.bio.isEmpty ? "No bio yet: press b, or type `bio TEXT`" : state.profile.bio
+        bioLabel.textStyle = TextStyle(isDim: state.profile.bio.isEmpty)
+        imageView.bitmap = state.bitmap
+        imageView.caption = Self.caption(for: state)
+        imageView.image = nil
+        refreshButton.title = state.isLoading ? "Loading…" : "Refresh"
+        refreshButton.isEnabled = !state.isLoading
+        favoriteButton.title = state.isFavorite ? "★ Favourite" : "☆ Favourite"
+        favoriteButton.isEnabled = state.photo != nil
+        favoritesLabel.text =
+            state.favorites.isEmpty ? "no favourites yet" : "\(state.favorites.count) kept · v browses"
+    }
+
+    /// The photo's caption: who it is and how big; browsing, which favourite; else why there is
+    /// no photo.
+    static func caption(for state: ProfileState) -> String {
+        let pet = state.pet == .dog ? "Your dog" : "Your cat"
+        if let index = state.browsedFavorite, state.favorites.indices.contains(index) {
+            let photo = state.favorites[index]
+            let image = state.bitmap == nil ? (state.imageFailure ?? "loading…") : ""
+            return "★ \(index + 1) of \(state.favorites.count): \(photo.breed ?? "breed unknown") \(image)"
+                .trimmingCharacters(in: .whitespaces)
         }
+        guard let photo = state.photo else {
+            if state.isLoading { return "\(pet) is on the way…" }
+            return "\(pet) could not be fetched" + (state.photoFailure.map { ": \($0)" } ?? ".")
+        }
+        var caption = "\(pet): \(photo.breed ?? "breed unknown") · \(photo.sizeDescription ?? "size unknown")"
+        if state.bitmap == nil { caption += " · " + (state.imageFailure ?? "drawing…") }
+        return caption
+    }
+
+    // MARK: Commands
+
+    override var keyCommands: [KeyCommand] {
+        var commands = [
+            KeyCommand("Refresh", keys: [KeyPress("r")], typed: "refresh", help: "Fetch another photo") {
+                [weak self] _ in
+                self?.listener?.didTapRefresh()
+                return .handled
+            },
+            KeyCommand(
+                "Favourite", keys: [KeyPress("f")], typed: "fav",
+                help: "Keep the photo as a favourite, or drop it"
+            ) { [weak self] _ in
+                self?.listener?.didTapFavorite()
+                return .handled
+            },
+            KeyCommand(
+                "Favourites", keys: [KeyPress("v")], typed: "favs", help: "Browse the favourites (←/→, Esc)"
+            ) {
+                [weak self] _ in
+                self?.listener?.didBrowseFavorites(offset: 0)
+                return .handled
+            },
+            KeyCommand(
+                "Name", keys: [KeyPress("e")], typed: "name", usage: "name TEXT", help: "Set your name"
+            ) { [weak self] invocation in
+                self?.edit(invocation, field: "name") ?? .handled
+            },
+            KeyCommand("Bio", keys: [KeyPress("b")], typed: "bio", usage: "bio TEXT", help: "Set your bio") {
+                [weak self] invocation in
+                self?.edit(invocation, field: "bio") ?? .handled
+            },
+        ]
+        if state?.browsedFavorite != nil {
+            commands += [
+                KeyCommand("Next", keys: [KeyPress(.right), KeyPress("l")], help: "The next favourite") {
+                    [weak self] _ in
+                    self?.listener?.didBrowseFavorites(offset: 1)
+                    return .handled
+                },
+                KeyCommand(
+                    "Previous", keys: [KeyPress(.left), KeyPress("h")], help: "The previous favourite"
+                ) {
+                    [weak self] _ in
+                    self?.listener?.didBrowseFavorites(offset: -1)
+                    return .handled
+                },
+                KeyCommand("Done", keys: [KeyPress(.escape)], help: "Back to the latest photo") {
+                    [weak self] _ in
+                    self?.listener?.didBrowseFavorites(offset: nil)
+                    return .handled
+                },
+            ]
+        }
+        return commands
+    }
+
+    /// `name TEXT` sets it; `name` alone is refused rather than erasing it; the key opens a
+    /// sheet with the current value.
+    private func edit(_ invocation: KeyCommand.Invocation, field: String) -> CommandResult {
+        let save: @MainActor (String) -> Void = { [weak self] text in
+            if field == "name" {
+                self?.listener?.didChangeName(text)
+            } else {
+                self?.listener?.didChangeBio(text)
+            }
+        }
+        guard let command = invocation.typedCommand else {
+            let current = field == "name" ? state?.profile.name : state?.profile.bio
+            let sheet = TextEntrySheet(
+                title: field == "name" ? "Your name" : "Your bio", text: current ?? "", onSubmit: save)
+            // Over everything, from the window's top controller, so that its field has the focus.
+            (view.window?.topmostController ?? self).present(sheet)
+            return .handled
+        }
+        let text = command.text()
+        guard !text.isEmpty else {
+            return .failed(
+                "Type the \(field) after `\(field)`, as in `\(field) \(field == "name" ? "Ada" : "Likes walks")`; press \(field == "name" ? "e" : "b") to edit it."
+            )
+        }
+        save(text)
         return .handled
+    }
+}
+
+/// Profile's rows, placed by their frames: the name, the bio and a line at the top, the buttons
+/// at the bottom, and the photo in all the rows between, whatever its own size would be.
+@MainActor
+final class ProfileView: View {
+    private let name: Label
+    private let bio: Label
+    private let separator = Separator()
+    private let image: ImageView
+    private let buttons: StackView
+
+    init(name: Label, bio: Label, image: ImageView, buttons: StackView) {
+        self.name = name
+        self.bio = bio
+        self.image = image
+        self.buttons = buttons
+        super.init(frame: .zero)
+        buttons.axis = .horizontal
+        buttons.spacing = 2
+        for subview in [name, bio, separator, image, buttons] { addSubview(subview) }
+    }
+
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        let width = frame.width
+        let height = frame.height
+        name.frame = Rect(x: 1, y: 0, width: max(0, width - 2), height: 1)
+        bio.frame = Rect(x: 1, y: 1, width: max(0, width - 2), height: 1)
+        separator.frame = Rect(x: 0, y: 2, width: width, height: 1)
+        image.frame = Rect(x: 1, y: 3, width: max(0, width - 2), height: max(0, height - 4))
+        buttons.frame = Rect(x: 1, y: max(3, height - 1), width: max(0, width - 2), height: 1)
     }
 }

@@ -20,6 +20,8 @@ public protocol RootDependency: Dependency {
     var petPhotoRepository: any PetPhotoRepository { get }
     /// The favourite photos.
     var favoritePhotos: FavoritePhotos { get }
+    /// Where the tab and the list's filter are kept between launches.
+    var screenPreferences: any ScreenPreferencesRepository { get }
 }
 
 /// The root scope. It passes the app's objects on to Todo and Profile
@@ -45,7 +47,7 @@ public final class RootBuilder: Builder<any RootDependency>, RootBuildable {
     public func build() -> any LaunchRouting {
         let component = RootComponent(dependency: dependency)
         let viewController = RootViewController(appName: dependency.appName, accent: dependency.accentColor)
-        let interactor = RootInteractor(presenter: viewController)
+        let interactor = RootInteractor(presenter: viewController, preferences: dependency.screenPreferences)
         return RootRouter(
             interactor: interactor, viewController: viewController,
             todoBuilder: TodoBuilder(dependency: component),

@@ -7,6 +7,8 @@ import RIBs
 public protocol TodoDependency: Dependency {
     /// Where the todos are kept; Todo's scope opens the one ``Domain/TodoBook`` over it.
     var todoRepository: any TodoRepository { get }
+    /// Where the list's filter is kept between launches.
+    var screenPreferences: any ScreenPreferencesRepository { get }
 }
 
 /// Todo's scope. It owns the todos: the book lives here, and only this RIB's reactor changes
@@ -36,8 +38,9 @@ public final class TodoBuilder: Builder<any TodoDependency>, TodoBuildable {
     public func build(withListener listener: any TodoListener) -> any TodoRouting {
         let component = TodoComponent(dependency: dependency)
         let viewController = TodoViewController()
-        let interactor = TodoInteractor(
-            presenter: viewController, reactor: TodoReactor(book: component.todoBook))
+        let preferences = component.dependency.screenPreferences
+        let reactor = TodoReactor(book: component.todoBook, preferences: preferences)
+        let interactor = TodoInteractor(presenter: viewController, reactor: reactor)
         interactor.listener = listener
         return TodoRouter(
             interactor: interactor, viewController: viewController,

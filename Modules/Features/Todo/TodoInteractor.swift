@@ -55,6 +55,7 @@ final class TodoInteractor: PresentableInteractor<any TodoPresentable>, TodoInte
     func didRename(_ id: UUID, to title: String) { reactor.send(.rename(id, title)) }
     func didDelete(_ id: UUID) { reactor.send(.delete(id)) }
     func didClearCompleted() { reactor.send(.clearCompleted) }
+    func didUndo() { reactor.send(.undo) }
     func didSelectFilter(_ filter: TodoFilter) { reactor.send(.setFilter(filter)) }
 
     // MARK: AddTodoListener

@@ -13,14 +13,14 @@ protocol TodoPresentableListener: AnyObject {
     func didRename(_ id: UUID, to title: String)
     func didDelete(_ id: UUID)
     func didClearCompleted()
+    func didUndo()
     func didSelectFilter(_ filter: TodoFilter)
 }
 
-/// The todo list, written with HeadlessUI's UIKit-like views: a summary line, a table whose
-/// rows are numbered as they appear on screen, and a status line.
-///
-/// Commands: `new`, `done N`, `edit N TITLE`, `delete N`, `clear`, `filter all|active|done`,
-/// and `scroll up|down`. `N` is a row number as shown.
+/// The todo list, written with HeadlessUI's UIKit-like views: a summary line and a table with a
+/// selection. Keys first: Up/Down or j/k select, Space or x toggles, Enter renames, n adds,
+/// d deletes, u undoes, / changes the filter. Every key has a typed form for `--script` and the
+/// `:` prompt, where `N` is a row's number as the list shows it.
 @MainActor
 final class TodoViewController: ViewController, TodoPresentable, TodoViewControllable, TableViewDataSource,
     TableViewDelegate
@@ -29,9 +29,13 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
 
     let summaryLabel = Label()
     let tableView = TableView()
-    let statusLabel = Label()
+    let emptyLabel = Label("Nothing here. Press n, or type `new`, to add a todo.")
     private(set) var todos: [Todo] = []
+    private(set) var filter = TodoFilter.all
+    private var hasPresented = false
     private var shownCount = 0
+    private var shownStatus: StatusMessage?
+    private var shownStatusRevision = 0
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -40,45 +44,64 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
             self?.listener?.didTapNew()
         }
         summaryLabel.textStyle = TextStyle(isDim: true)
-        statusLabel.textStyle = TextStyle(foreground: .yellow)
+        emptyLabel.textStyle = TextStyle(isDim: true)
         tableView.dataSource = self
         tableView.delegate = self
-        tableView.register(TableViewCell.self, forCellReuseIdentifier: "todo")
-        for subview in [summaryLabel, tableView, statusLabel] { view.addSubview(subview) }
+        tableView.register(TodoCell.self, forCellReuseIdentifier: "todo")
+        for subview in [summaryLabel, tableView, emptyLabel] { view.addSubview(subview) }
         makeLayout {
             _ = try summaryLabel.ndl.makeConstraints { make in
                 make.top.equalToSuperview()
                 make.leading.trailing.equalToSuperview().inset(1)
             }
-            _ = try statusLabel.ndl.makeConstraints { make in
-                make.bottom.equalToSuperview()
-                make.leading.trailing.equalToSuperview().inset(1)
-                make.height.equalTo(1)
-            }
             _ = try tableView.ndl.makeConstraints { make in
                 make.top.equalTo(summaryLabel.ndl.bottom)
-                make.leading.trailing.equalToSuperview()
-                make.bottom.equalTo(statusLabel.ndl.top)
+                make.leading.trailing.bottom.equalToSuperview()
+            }
+            _ = try emptyLabel.ndl.makeConstraints { make in
+                make.top.equalTo(summaryLabel.ndl.bottom).offset(1)
+                make.leading.trailing.equalToSuperview().inset(1)
             }
         }
     }
+
+    override var preferredFocusedView: View? { tableView }
 
     // MARK: TodoPresentable
 
     func present(_ state: TodoReactor.State) {
         loadViewIfNeeded()
-        let grew = state.list.todos.count > shownCount
+        let selectedID = tableView.selectedRow.flatMap { todos.indices.contains($0) ? todos[$0].id : nil }
+        let previousRow = tableView.selectedRow
+        let added = hasPresented && state.list.todos.count > shownCount
         shownCount = state.list.todos.count
         todos = state.visible
+        filter = state.filter
         let total = state.list.todos.count
         let active = state.list.activeCount
         summaryLabel.text =
             "\(active) active, \(total - active) done · showing \(state.filter.rawValue) (\(todos.count))"
-        statusLabel.text = state.status ?? (todos.isEmpty ? "Nothing here. Type `new` to add a todo." : "")
+        emptyLabel.isHidden = !todos.isEmpty
         navigationController?.tabBarItem.badgeValue = active > 0 ? "\(active)" : nil
         tableView.reloadData()
-        // A new todo goes to the end of the list: bring it on screen.
-        if grew, !todos.isEmpty, state.filter != .done { tableView.scrollToRow(at: todos.count - 1) }
+        tableView.layoutIfNeeded()
+        if added, state.filter != .done, let last = todos.indices.last {
+            // A new todo goes to the end of the list: select it and bring it on screen.
+            tableView.selectRow(at: last)
+        } else if let selectedID, let row = todos.firstIndex(where: { $0.id == selectedID }) {
+            tableView.selectRow(at: row)
+        } else if !todos.isEmpty {
+            // First show, or the selected todo went: the top, or the row where it was.
+            tableView.selectRow(
+                at: min(previousRow ?? 0, todos.count - 1), scrollPosition: hasPresented ? .none : .top)
+        }
+        hasPresented = true
+        if state.statusRevision != shownStatusRevision {
+            shownStatusRevision = state.statusRevision
+            view.window?.updateStatus(from: shownStatus, to: state.status)
+            shownStatus = state.status
+        }
+        view.setNeedsDisplay()
     }
 
     // MARK: The table
@@ -88,72 +111,159 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
     func tableView(_ tableView: TableView, cellForRowAt row: Int) -> TableViewCell {
         let cell = tableView.dequeueReusableCell(withIdentifier: "todo")
         let todo = todos[row]
-        let number = row - tableView.contentOffset + 1
-        cell.textLabel.text = "\(number). [\(todo.isDone ? "x" : " ")] \(todo.title)"
+        cell.textLabel.text = TodoCell.text(for: todo, number: row + 1, digits: String(todos.count).count)
         cell.textLabel.textStyle = todo.isDone ? TextStyle(isDim: true) : .plain
         return cell
     }
 
+    /// Enter or a click on a row renames it.
     func tableView(_ tableView: TableView, didSelectRowAt row: Int) {
         guard todos.indices.contains(row) else { return }
-        listener?.didToggle(todos[row].id)
+        beginRenaming(todos[row])
     }
 
-    /// The todo shown as row `number` (from 1) on screen.
-    private func todo(onScreenRow argument: String?) -> Result<Todo, CommandFailure> {
-        guard let argument, let number = Int(argument) else {
-            return .failure(CommandFailure("Give a row number, as shown on screen."))
+    private func beginRenaming(_ todo: Todo) {
+        let sheet = TextEntrySheet(title: "Rename", text: todo.title, placeholder: "A title") {
+            [weak self] title in
+            self?.listener?.didRename(todo.id, to: title)
         }
-        // Rows count as on screen once laid out, even before the first frame is drawn.
-        tableView.layoutIfNeeded()
-        let row = tableView.contentOffset + number - 1
-        guard number >= 1, tableView.visibleRows.contains(row), todos.indices.contains(row) else {
-            return .failure(CommandFailure("There is no row \(number) on screen."))
-        }
-        return .success(todos[row])
+        // Over everything, as a sheet from the window's top controller, so that it has the focus.
+        (view.window?.topmostController ?? self).present(sheet)
     }
 
     // MARK: Commands
 
-    override func handle(_ command: TerminalCommand) -> CommandResult {
-        switch command.name {
-        case "new":
-            listener?.didTapNew()
-        case "done":
-            return onRow(command) { listener?.didToggle($0.id) }
-        case "edit":
-            guard command.arguments.count >= 2 else { return .failed("Usage: edit N TITLE") }
-            return onRow(command) { listener?.didRename($0.id, to: command.text(after: 1)) }
-        case "delete":
-            return onRow(command) { listener?.didDelete($0.id) }
-        case "clear":
-            listener?.didClearCompleted()
-        case "filter":
-            guard let filter = command.arguments.first.flatMap(TodoFilter.init(rawValue:)) else {
-                return .failed("Usage: filter all|active|done")
-            }
-            listener?.didSelectFilter(filter)
-        case "scroll":
-            let page = max(1, tableView.rowsPerPage - 1)
-            switch command.arguments.first {
-            case "up": tableView.contentOffset -= page
-            case "down": tableView.contentOffset += page
-            default: return .failed("Usage: scroll up|down")
-            }
-        default:
-            return .notHandled
-        }
-        return .handled
+    override var keyCommands: [KeyCommand] {
+        [
+            KeyCommand("New", keys: [KeyPress("n")], typed: "new", help: "Add a todo") { [weak self] _ in
+                self?.listener?.didTapNew()
+                return .handled
+            },
+            KeyCommand(
+                "Done", keys: [KeyPress(" "), KeyPress("x")], typed: "done", usage: "done N",
+                help: "Mark the selected todo (or row N) done, or not done"
+            ) { [weak self] invocation in
+                self?.onRow(invocation) { self?.listener?.didToggle($0.id) } ?? .handled
+            },
+            KeyCommand(
+                "Edit", keys: [KeyPress("e")], typed: "edit", usage: "edit N TITLE",
+                help: "Rename the selected todo (Enter), or rename row N to TITLE", showsInHelpBar: false
+            ) { [weak self] invocation in
+                self?.edit(invocation) ?? .handled
+            },
+            KeyCommand(
+                "Delete", keys: [KeyPress("d"), KeyPress(.delete)], typed: "delete", usage: "delete N",
+                help: "Delete the selected todo, or row N (u undoes)"
+            ) { [weak self] invocation in
+                self?.onRow(invocation) { self?.listener?.didDelete($0.id) } ?? .handled
+            },
+            KeyCommand(
+                "Undo", keys: [KeyPress("u")], typed: "undo",
+                help: "Put back what the last delete or clear removed"
+            ) { [weak self] _ in
+                self?.listener?.didUndo()
+                return .handled
+            },
+            KeyCommand(
+                "Filter", keys: [KeyPress("/")], typed: "filter", usage: "filter all|active|done",
+                help: "Show all, active or done todos (/ goes to the next)"
+            ) { [weak self] invocation in
+                self?.changeFilter(invocation) ?? .handled
+            },
+            KeyCommand("Clear", typed: "clear", help: "Delete every done todo (u undoes)") { [weak self] _ in
+                self?.listener?.didClearCompleted()
+                return .handled
+            },
+            KeyCommand(
+                "Down", keys: [KeyPress("j")], help: "Select the next todo (Down)", showsInHelpBar: false
+            ) { [weak self] _ in
+                _ = self?.tableView.handleKey(KeyPress(.down))
+                return .handled
+            },
+            KeyCommand(
+                "Up", keys: [KeyPress("k")], help: "Select the previous todo (Up)", showsInHelpBar: false
+            ) {
+                [weak self] _ in
+                _ = self?.tableView.handleKey(KeyPress(.up))
+                return .handled
+            },
+            KeyCommand(
+                "Scroll", typed: "scroll", usage: "scroll up|down", help: "Scroll the list by a page",
+                showsInHelpBar: false
+            ) { [weak self] invocation in
+                self?.scroll(invocation) ?? .handled
+            },
+        ]
     }
 
-    private func onRow(_ command: TerminalCommand, _ act: (Todo) -> Void) -> CommandResult {
-        switch todo(onScreenRow: command.arguments.first) {
+    /// The todo numbered `argument` in the list, or the selected one when there is no argument.
+    private func todo(for invocation: KeyCommand.Invocation) -> Result<Todo, CommandFailure> {
+        guard let argument = invocation.arguments.first else {
+            guard let row = tableView.selectedRow, todos.indices.contains(row) else {
+                return .failure(
+                    CommandFailure(todos.isEmpty ? "There are no todos here." : "Select a todo first."))
+            }
+            return .success(todos[row])
+        }
+        guard let number = Int(argument) else {
+            return .failure(CommandFailure("Give a row number, as the list shows it, not \"\(argument)\"."))
+        }
+        guard todos.indices.contains(number - 1) else {
+            return .failure(
+                CommandFailure(
+                    todos.isEmpty
+                        ? "There are no todos here."
+                        : "There is no row \(number); rows go 1 to \(todos.count)."))
+        }
+        tableView.selectRow(at: number - 1)
+        return .success(todos[number - 1])
+    }
+
+    private func onRow(_ invocation: KeyCommand.Invocation, _ act: (Todo) -> Void) -> CommandResult {
+        switch todo(for: invocation) {
         case .success(let todo):
             act(todo)
             return .handled
         case .failure(let failure):
             return .failed(failure.reason)
         }
+    }
+
+    private func edit(_ invocation: KeyCommand.Invocation) -> CommandResult {
+        if case .typed(let command) = invocation, command.arguments.count < 2 {
+            return .failed("Usage: edit N TITLE (or select a todo and press Enter)")
+        }
+        return onRow(invocation) { todo in
+            if let command = invocation.typedCommand {
+                listener?.didRename(todo.id, to: command.text(after: 1))
+            } else {
+                beginRenaming(todo)
+            }
+        }
+    }
+
+    private func changeFilter(_ invocation: KeyCommand.Invocation) -> CommandResult {
+        guard let command = invocation.typedCommand else {
+            let all = TodoFilter.allCases
+            let next = all[((all.firstIndex(of: filter) ?? 0) + 1) % all.count]
+            listener?.didSelectFilter(next)
+            return .handled
+        }
+        guard let filter = command.arguments.first.flatMap(TodoFilter.init(rawValue:)) else {
+            return .failed("Usage: filter all|active|done")
+        }
+        listener?.didSelectFilter(filter)
+        return .handled
+    }
+
+    private func scroll(_ invocation: KeyCommand.Invocation) -> CommandResult {
+        let page = max(1, tableView.rowsPerPage - 1)
+        switch invocation.arguments.first {
+        case "up": tableView.contentOffset -= page
+        case "down": tableView.contentOffset += page
+        default: return .failed("Usage: scroll up|down")
+        }
+        return .handled
     }
 }
 

@@ -131,6 +131,7 @@ public final class TerminalApplication {
         writer = FrameWriter(capabilities: capabilities)
         self.session = session
         self.output = output
+        window.onNeedsDisplay = { [weak self] in self?.setNeedsDisplay() }
     }
 
     /// What the terminal shows. Setting it redraws the whole screen with the new capabilities.

@@ -85,11 +85,19 @@ final class ConstraintDescription {
     /// constant target, the two add up: `equalTo(10).offset(2)` is 12, as the original RIBs-todo
     /// app's `.constant(_:)` adds.
     func constantValue(for attribute: LayoutAttribute, direction: LayoutDirection) -> Double {
-        var value = constant.value(for: attribute, direction: direction)
         if case .constant(let targetConstant) = target {
-            value += targetConstant.value(for: attribute, direction: direction)
+            return Self.constantValue(constant, plus: targetConstant, for: attribute, direction: direction)
         }
-        return value
+        return Self.constantValue(constant, plus: nil, for: attribute, direction: direction)
+    }
+
+    /// `constant` for `attribute`, plus a constant target's when there is one.
+    static func constantValue(
+        _ constant: ConstraintConstant, plus targetConstant: ConstraintConstant?,
+        for attribute: LayoutAttribute, direction: LayoutDirection
+    ) -> Double {
+        constant.value(for: attribute, direction: direction)
+            + (targetConstant?.value(for: attribute, direction: direction) ?? 0)
     }
 
     private func superviewItem() -> (any LayoutItem)? {

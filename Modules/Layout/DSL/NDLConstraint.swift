@@ -12,13 +12,27 @@
 /// (It is not called `Constraint`, because that is the solver's constraint in this module.)
 @MainActor
 public final class NDLConstraint: @MainActor CustomStringConvertible {
-    private let source: ConstraintDescription
+    // What the chain said, kept without its items: the item is held weakly and the related
+    // item not at all, as layout constraints hold theirs. A strong reference here would be a
+    // cycle (the item keeps its NDL constraints), and a sheet's view constrained to its window
+    // would keep the window, and every controller on it, alive.
+    private weak var item: (any LayoutItem)?
+    private var constant: ConstraintConstant
+    private let targetConstant: ConstraintConstant?
+    private var labelText: String?
     /// The layout constraints, one per attribute of the chain.
     public let layoutConstraints: [LayoutConstraint]
     let error: LayoutError?
 
     init(description: ConstraintDescription) {
-        source = description
+        item = description.item
+        constant = description.constant
+        if case .constant(let value) = description.target {
+            targetConstant = value
+        } else {
+            targetConstant = nil
+        }
+        labelText = description.label
         switch description.makeLayoutConstraints() {
         case .success(let made):
             layoutConstraints = made
@@ -39,9 +53,9 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
     /// The name that descriptions and conflict reports print for every layout constraint of the
     /// chain (SnapKit's `labeled`); `nil` for none.
     public var label: String? {
-        get { source.label }
+        get { labelText }
         set {
-            source.label = newValue
+            labelText = newValue
             for constraint in layoutConstraints { constraint.identifier = newValue }
         }
     }
@@ -57,20 +71,20 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
     /// `removeConstraints` find it.
     public func activate() {
         LayoutConstraint.activate(layoutConstraints)
-        NDLConstraintStore.of(source.item)?.insert(self)
+        if let item { NDLConstraintStore.of(item)?.insert(self) }
     }
 
     /// Deactivates the constraint and forgets it from its item.
     public func deactivate() {
         LayoutConstraint.deactivate(layoutConstraints)
-        NDLConstraintStore.of(source.item)?.remove(self)
+        if let item { NDLConstraintStore.of(item)?.remove(self) }
     }
 
     /// Sets the offset, as the chain's `offset` would have: each attribute's constant becomes
     /// `amount` (plus the chain's constant target, if it had one).
     @discardableResult
     public func update(offset amount: Double) -> NDLConstraint {
-        source.constant = .number(amount)
+        constant = .number(amount)
         return refreshConstants()
     }
 
@@ -83,7 +97,7 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
     /// Sets each edge's inset, as the chain's `inset` would have.
     @discardableResult
     public func update(inset insets: EdgeInsets) -> NDLConstraint {
-        source.constant = .insets(insets)
+        constant = .insets(insets)
         return refreshConstants()
     }
 
@@ -91,16 +105,16 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
     /// move between required and optional; the engine re-adds it.
     @discardableResult
     public func update(priority: LayoutPriority) -> NDLConstraint {
-        source.priority = priority
         for constraint in layoutConstraints { constraint.priority = priority }
         return self
     }
 
     private func refreshConstants() -> NDLConstraint {
-        let direction = source.item.owningView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
+        let direction = item?.owningView?.effectiveUserInterfaceLayoutDirection ?? .leftToRight
         for constraint in layoutConstraints {
-            constraint.constant = source.constantValue(
-                for: constraint.secondAttribute ?? constraint.firstAttribute, direction: direction)
+            constraint.constant = ConstraintDescription.constantValue(
+                constant, plus: targetConstant, for: constraint.secondAttribute ?? constraint.firstAttribute,
+                direction: direction)
         }
         return self
     }

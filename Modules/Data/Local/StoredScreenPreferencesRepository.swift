@@ -1,0 +1,21 @@
+import Domain
+import LocalProvider
+
+/// The screen preferences in a ``LocalStore``: the app keeps them in its flavor's UserDefaults
+/// suite, next to the profile.
+public struct StoredScreenPreferencesRepository: ScreenPreferencesRepository {
+    private let value: StoredValue<ScreenPreferences>
+
+    /// Preferences kept in `store`.
+    public init(store: any LocalStore) {
+        value = StoredValue(store: store, key: StorageKey("screen"), empty: ScreenPreferences())
+    }
+
+    /// The saved preferences, or the defaults.
+    public func loadPreferences() throws(RepositoryError) -> ScreenPreferences { try value.load() }
+
+    /// Saves `preferences`.
+    public func savePreferences(_ preferences: ScreenPreferences) throws(RepositoryError) {
+        try value.save(preferences)
+    }
+}
