@@ -55,6 +55,11 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         super.viewDidLoad()
         nameLabel.textStyle = TextStyle(isBold: true)
         favoritesLabel.textStyle = TextStyle(isDim: true)
+        // Equal priorities in a filling stack leave the solver free to stretch or cut any of its
+        // views, and which one it picks changes with the order constraints reach it. The count
+        // takes the room the buttons leave, and on a narrow screen it is cut before a button.
+        favoritesLabel.setContentHuggingPriority(249, for: .horizontal)
+        favoritesLabel.setContentCompressionResistancePriority(749, for: .horizontal)
         if let state { show(state) }
     }
 
