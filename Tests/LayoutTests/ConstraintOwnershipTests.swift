@@ -1,11 +1,13 @@
 import Layout
 import Testing
 
-/// What an `ndl` constraint keeps alive: neither its view nor the view it relates to, as
-/// SnapKit's constraints hold theirs weakly. (A subview constrained to its superview used to keep
-/// the superview, and so a sheet's view kept its window and every controller on it.)
+/// What a constraint keeps alive: no view at all. A view owns its active constraints, and
+/// neither an `ndl` constraint nor a layout constraint owns a view back, as in SnapKit and UIKit.
+/// (A subview constrained to its superview used to keep the superview, so a sheet's view kept its
+/// window and every controller on it; and a layout constraint kept the view holding it, so every
+/// view with a constraint kept itself.)
 @MainActor
-@Suite("ndl: constraints hold their views weakly")
+@Suite("Constraints hold their views weakly")
 struct ConstraintOwnershipTests {
     @Test("a superview is freed once nothing else holds it, whatever its subviews' ndl constraints relate")
     func viewsAreFreed() throws {
@@ -49,5 +51,59 @@ struct ConstraintOwnershipTests {
         }
         #expect(weakRoot == nil)
         #expect(child.superview == nil)
+    }
+
+    @Test("a view with only constant constraints is freed once nothing else holds it")
+    func viewWithConstantConstraintsIsFreed() throws {
+        weak var weakView: View?
+        var kept: LayoutConstraint?
+        do {
+            let view = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))
+            try view.ndl.makeConstraints { make in
+                make.height.equalTo(3)
+                make.width.greaterThanOrEqualTo(5).priority(750)
+            }
+            let width = LayoutConstraint(
+                item: view, attribute: .width, relatedBy: .lessThanOrEqual, constant: 12)
+            width.isActive = true
+            try view.solveLayout()
+            #expect(width.isActive)
+            kept = width
+            weakView = view
+        }
+        #expect(weakView == nil)
+        // A constraint whose holding view is gone is inactive, and can't be activated again.
+        #expect(kept?.isActive == false)
+        kept?.isActive = true
+        #expect(kept?.isActive == false)
+    }
+
+    @Test("a removed subview with constant constraints is freed, and its superview lays out without it")
+    func removedSubviewWithConstantConstraintsIsFreed() throws {
+        let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        let stays = View()
+        root.addSubview(stays)
+        try stays.ndl.makeConstraints { make in
+            make.top.left.equalToSuperview()
+            make.size.equalTo(Size(width: 6, height: 2))
+        }
+        weak var weakLeaving: View?
+        do {
+            let leaving = View()
+            root.addSubview(leaving)
+            try leaving.ndl.makeConstraints { make in
+                make.top.equalTo(stays.ndl.bottom)
+                make.left.equalToSuperview()
+                make.height.equalTo(3)
+                make.width.equalTo(8)
+            }
+            try root.solveLayout()
+            #expect(leaving.frame == Rect(x: 0, y: 2, width: 8, height: 3))
+            leaving.removeFromSuperview()
+            weakLeaving = leaving
+        }
+        #expect(weakLeaving == nil)
+        try root.solveLayout()
+        #expect(stays.frame == Rect(x: 0, y: 0, width: 6, height: 2))
     }
 }

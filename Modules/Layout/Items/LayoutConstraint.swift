@@ -10,7 +10,9 @@
 ///
 /// An active constraint is held by its first item's view and solved with the rest of that
 /// view's tree at the next layout. Changing `constant` or `priority` of an active constraint is
-/// cheap and takes effect at the next layout. Items are held weakly, as UIKit holds them.
+/// cheap and takes effect at the next layout. Items and the holding view are referenced weakly,
+/// as in UIKit: the view owns its active constraints, so a constraint never keeps a view alive,
+/// and a constraint whose holding view is gone is inactive.
 @MainActor
 public final class LayoutConstraint: @MainActor CustomStringConvertible {
     /// What a constraint is for, so reports can tell yours from the engine's own.
@@ -54,7 +56,10 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
     let origin: Origin
     /// Bumped on each change, so the engine knows to re-add the constraint.
     private(set) var version = 0
-    private var holder: View?
+    /// The view that holds the constraint while it is active. Weak, as a view owns its
+    /// constraints and not the other way round: a strong holder made every view with an active
+    /// constraint (a constant `height == 3` is held by the view itself) keep itself alive.
+    private weak var holder: View?
     /// When the constraint was last activated: the engine adds a view's constraints in this
     /// order, so a layout solves the same way every time.
     private(set) var activationOrder = 0
