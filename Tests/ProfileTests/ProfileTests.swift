@@ -184,6 +184,45 @@ struct ProfileTests {
     }
 
     @Test(
+        "a short or narrow window shows no part of anything: the caption stands in for the photo, buttons are whole or left out"
+    )
+    func smallWindows() async throws {
+        let photo = PetPhoto(id: "c", pet: .cat, url: Self.chelsea, breed: "tabby", width: 451, height: 300)
+        let store = InMemoryProfileStore()
+        let photos = InMemoryPetPhotoRepository(
+            pet: .cat, answers: [.success(photo)], images: [Self.chelsea: try Data(contentsOf: Self.chelsea)])
+        let reactor = ProfileReactor(
+            profiles: store, photos: photos, favorites: FavoritePhotos(repository: store))
+        let screen = ProfileViewController()
+        let interactor = ProfileInteractor(presenter: screen, reactor: reactor)
+        // The Profile tab's space in a 40×12 terminal: the title, tab bar and help bar take the rest.
+        let window = Window(size: Size(width: 40, height: 6))
+        window.rootViewController = screen
+        window.makeKeyAndVisible()
+        await SentActions.during { interactor.activate() }.reduced()
+        func lines() -> [String] { window.render().lines }
+        func halfBlocks() -> Int { lines().joined().filter { $0 == "▀" || $0 == "▄" }.count }
+        #expect(halfBlocks() == 0, "two rows would be a one-row smear")
+        #expect(lines().contains { $0.contains("Your cat: tabby · 451×300") })
+        #expect(lines().contains { $0.contains("A taller window shows the photo.") })
+        func buttonRow() -> String? { lines().first { $0.contains("[ Refresh ]") } }
+        #expect(buttonRow() == " [ Refresh ]  [ ☆ Favourite ]", "no count in 9 columns: \(lines())")
+
+        window.resize(to: Size(width: 24, height: 6))
+        #expect(buttonRow() == " [ Refresh ]", "the favourite button does not fit whole: \(lines())")
+        window.resize(to: Size(width: 10, height: 6))
+        #expect(!lines().contains { $0.contains("[") }, "no button fits: \(lines())")
+
+        window.resize(to: Size(width: 44, height: 8))
+        #expect(halfBlocks() > 0, "three rows of picture and the caption")
+        #expect(!lines().contains { $0.contains("taller window") })
+        let row = try #require(buttonRow())
+        #expect(row.hasPrefix(" [ Refresh ]  [ ☆ Favourite ]  no favour") && row.hasSuffix("…"), "\(lines())")
+        #expect(row.count <= 43, "truncated to the window: \(row)")
+        interactor.deactivate()
+    }
+
+    @Test(
         "favourites are browsable: v shows the first, the arrows go round, Esc goes back to the latest photo")
     func browseFavourites() async throws {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])

@@ -47,19 +47,14 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
 
     override func loadView() {
         view = ProfileView(
-            name: nameLabel, bio: bioLabel, image: imageView,
-            buttons: StackView(arrangedSubviews: [refreshButton, favoriteButton, favoritesLabel]))
+            name: nameLabel, bio: bioLabel, image: imageView, buttons: [refreshButton, favoriteButton],
+            count: favoritesLabel)
     }
 
     override func viewDidLoad() {
         super.viewDidLoad()
         nameLabel.textStyle = TextStyle(isBold: true)
         favoritesLabel.textStyle = TextStyle(isDim: true)
-        // Equal priorities in a filling stack leave the solver free to stretch or cut any of its
-        // views, and which one it picks changes with the order constraints reach it. The count
-        // takes the room the buttons leave, and on a narrow screen it is cut before a button.
-        favoritesLabel.setContentHuggingPriority(249, for: .horizontal)
-        favoritesLabel.setContentCompressionResistancePriority(749, for: .horizontal)
         if let state { show(state) }
     }
 
@@ -104,6 +99,8 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         favoriteButton.isEnabled = state.photo != nil
         favoritesLabel.text =
             state.favorites.isEmpty ? "no favourites yet" : "\(state.favorites.count) kept · v browses"
+        // The buttons' widths and the caption changed: the row is placed again.
+        view.setNeedsLayout()
     }
 
     /// The photo's caption: who it is and how big; browsing, which favourite; else why there is
@@ -213,33 +210,86 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
 
 /// Profile's rows, placed by their frames: the name, the bio and a line at the top, the buttons
 /// at the bottom, and the photo in all the rows between, whatever its own size would be.
+///
+/// A small window never shows a part of something: a photo with fewer than
+/// ``minimumPictureRows`` rows of picture gives way to its caption and a line saying that a
+/// taller window shows it, and a button that does not fit whole is left out (its key still
+/// works, and the help bar names it), as is the favourites count when fewer than
+/// ``minimumCountWidth`` columns are left for it.
 @MainActor
 final class ProfileView: View {
+    /// Fewer rows of half blocks than this are a smear, not a photo.
+    static let minimumPictureRows = 3
+    /// The favourites count is truncated down to this width, then left out.
+    static let minimumCountWidth = 10
+    private static let buttonSpacing = 2.0
+
     private let name: Label
     private let bio: Label
     private let separator = Separator()
     private let image: ImageView
-    private let buttons: StackView
+    /// The photo's caption alone, for a window too short for the picture.
+    private let caption = Label()
+    private let tooShort = Label("A taller window shows the photo.")
+    private let buttons: [Button]
+    private let count: Label
 
-    init(name: Label, bio: Label, image: ImageView, buttons: StackView) {
+    init(name: Label, bio: Label, image: ImageView, buttons: [Button], count: Label) {
         self.name = name
         self.bio = bio
         self.image = image
         self.buttons = buttons
+        self.count = count
         super.init(frame: .zero)
-        buttons.axis = .horizontal
-        buttons.spacing = 2
-        for subview in [name, bio, separator, image, buttons] { addSubview(subview) }
+        caption.textAlignment = .center
+        caption.textStyle = image.captionStyle
+        tooShort.textAlignment = .center
+        tooShort.textStyle = TextStyle(isDim: true)
+        for subview in [name, bio, separator, image, caption, tooShort] { addSubview(subview) }
+        for button in buttons { addSubview(button) }
+        addSubview(count)
     }
 
     override func layoutSubviews() {
         super.layoutSubviews()
         let width = frame.width
+        let inner = max(0, width - 2)
         let height = frame.height
-        name.frame = Rect(x: 1, y: 0, width: max(0, width - 2), height: 1)
-        bio.frame = Rect(x: 1, y: 1, width: max(0, width - 2), height: 1)
+        name.frame = Rect(x: 1, y: 0, width: inner, height: 1)
+        bio.frame = Rect(x: 1, y: 1, width: inner, height: 1)
         separator.frame = Rect(x: 0, y: 2, width: width, height: 1)
-        image.frame = Rect(x: 1, y: 3, width: max(0, width - 2), height: max(0, height - 4))
-        buttons.frame = Rect(x: 1, y: max(3, height - 1), width: max(0, width - 2), height: 1)
+        let buttonRow = max(3, height - 1)
+        let photoRows = buttonRow - 3
+        // One row is the caption's.
+        let picture = photoRows - 1 >= Double(Self.minimumPictureRows)
+        image.isHidden = !picture
+        caption.isHidden = picture || photoRows < 1
+        tooShort.isHidden = picture || photoRows < 2
+        if picture {
+            image.frame = Rect(x: 1, y: 3, width: inner, height: photoRows)
+        } else {
+            caption.text = image.caption ?? ""
+            caption.frame = Rect(x: 1, y: 3, width: inner, height: 1)
+            tooShort.frame = Rect(x: 1, y: 4, width: inner, height: 1)
+        }
+        layOutButtons(y: buttonRow, width: inner)
+    }
+
+    /// Left to right, each button whole; the first that does not fit and every one after it are
+    /// left out, then the count takes what is left.
+    private func layOutButtons(y: Double, width: Double) {
+        var x = 1.0
+        var fits = true
+        for button in buttons {
+            let size = button.intrinsicContentSize.width
+            fits = fits && x - 1 + size <= width
+            button.isHidden = !fits
+            guard fits else { continue }
+            button.frame = Rect(x: x, y: y, width: size, height: 1)
+            x += size + Self.buttonSpacing
+        }
+        let room = min(count.intrinsicContentSize.width, width - (x - 1))
+        count.isHidden = !fits || room < Double(Self.minimumCountWidth)
+        count.frame = Rect(x: x, y: y, width: max(0, room), height: 1)
     }
 }

@@ -25,7 +25,8 @@ open class TextEntrySheet: ViewController {
         super.init()
         self.title = title
         modalPresentationStyle = .formSheet
-        preferredContentSize = Size(width: 60, height: 5)
+        // The border, the field, the hint and the border: no blank row inside the box.
+        preferredContentSize = Size(width: 60, height: 4)
     }
 
     /// A box with the field and a line saying which keys apply.
