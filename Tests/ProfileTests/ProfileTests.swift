@@ -155,22 +155,35 @@ struct ProfileTests {
     static let chelsea = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Apps/TodoAppCore/Samples/cat-chelsea.png")
 
-    @Test(
-        "the photo's bytes are fetched, decoded and drawn in the space left, as half blocks; again after a resize"
-    )
-    func photoIsDrawn() async throws {
-        let photo = PetPhoto(id: "c", pet: .cat, url: Self.chelsea, breed: "tabby", width: 451, height: 300)
+    /// The Profile screen in a window of `size`, with the sample cat's photos to answer in turn,
+    /// activated: its first photo is drawn.
+    func chelseaScreen(size: Size, breeds: [String] = ["tabby"]) async throws -> (
+        ProfileViewController, ProfileInteractor, Window
+    ) {
+        let answers = breeds.enumerated().map { index, breed in
+            Result<PetPhoto, PetPhotoError>.success(
+                PetPhoto(id: "c\(index)", pet: .cat, url: Self.chelsea, breed: breed, width: 451, height: 300)
+            )
+        }
         let store = InMemoryProfileStore()
         let photos = InMemoryPetPhotoRepository(
-            pet: .cat, answers: [.success(photo)], images: [Self.chelsea: try Data(contentsOf: Self.chelsea)])
+            pet: .cat, answers: answers, images: [Self.chelsea: try Data(contentsOf: Self.chelsea)])
         let reactor = ProfileReactor(
             profiles: store, photos: photos, favorites: FavoritePhotos(repository: store))
         let screen = ProfileViewController()
         let interactor = ProfileInteractor(presenter: screen, reactor: reactor)
-        let window = Window(size: Size(width: 60, height: 20))
+        let window = Window(size: size)
         window.rootViewController = screen
         window.makeKeyAndVisible()
         await SentActions.during { interactor.activate() }.reduced()
+        return (screen, interactor, window)
+    }
+
+    @Test(
+        "the photo's bytes are fetched, decoded and drawn in the space left, as half blocks; again after a resize"
+    )
+    func photoIsDrawn() async throws {
+        let (screen, interactor, window) = try await chelseaScreen(size: Size(width: 60, height: 20))
         let bitmap = try #require(screen.imageView.bitmap)
         #expect(bitmap.width >= 320 && bitmap.height >= 200)
         let canvas = window.render()
@@ -187,19 +200,8 @@ struct ProfileTests {
         "a short or narrow window shows no part of anything: the caption stands in for the photo, buttons are whole or left out"
     )
     func smallWindows() async throws {
-        let photo = PetPhoto(id: "c", pet: .cat, url: Self.chelsea, breed: "tabby", width: 451, height: 300)
-        let store = InMemoryProfileStore()
-        let photos = InMemoryPetPhotoRepository(
-            pet: .cat, answers: [.success(photo)], images: [Self.chelsea: try Data(contentsOf: Self.chelsea)])
-        let reactor = ProfileReactor(
-            profiles: store, photos: photos, favorites: FavoritePhotos(repository: store))
-        let screen = ProfileViewController()
-        let interactor = ProfileInteractor(presenter: screen, reactor: reactor)
         // The Profile tab's space in a 40×12 terminal: the title, tab bar and help bar take the rest.
-        let window = Window(size: Size(width: 40, height: 6))
-        window.rootViewController = screen
-        window.makeKeyAndVisible()
-        await SentActions.during { interactor.activate() }.reduced()
+        let (_, interactor, window) = try await chelseaScreen(size: Size(width: 40, height: 6))
         func lines() -> [String] { window.render().lines }
         func halfBlocks() -> Int { lines().joined().filter { $0 == "▀" || $0 == "▄" }.count }
         #expect(halfBlocks() == 0, "two rows would be a one-row smear")
@@ -219,6 +221,43 @@ struct ProfileTests {
         let row = try #require(buttonRow())
         #expect(row.hasPrefix(" [ Refresh ]  [ ☆ Favourite ]  no favour") && row.hasSuffix("…"), "\(lines())")
         #expect(row.count <= 43, "truncated to the window: \(row)")
+        interactor.deactivate()
+    }
+
+    @Test("browsing, the favourites are listed beside the photo; ↓/↑ move the mark, and the list scrolls")
+    func favouritesList() async throws {
+        let breeds = ["tabby", "siamese", "persian", "a very long breed name indeed", "sphynx"]
+        let (_, interactor, window) = try await chelseaScreen(
+            size: Size(width: 80, height: 8), breeds: breeds)
+        for index in breeds.indices {
+            if index > 0 { await SentActions.during { interactor.didTapRefresh() }.reduced() }
+            await SentActions.during { interactor.didTapFavorite() }.reduced()
+        }
+        func lines() -> [String] { window.render().lines }
+        func press(_ key: KeyPress) async { await SentActions.during { window.send(.key(key)) }.reduced() }
+        #expect(!lines().contains { $0.contains("1. tabby") }, "no list until browsing")
+        await press(KeyPress("v"))
+        // Rows 3 to 6 are the photo's: four favourites in sight, the first marked.
+        #expect(lines()[3].hasPrefix(" › 1. tabby"), "\(lines())")
+        #expect(lines()[4].hasPrefix("   2. siamese"))
+        #expect(lines()[6].hasPrefix("   4. a very long"), "truncated to a third of the width")
+        #expect(lines()[6].contains("…"))
+        #expect(lines().contains { $0.contains("★ 1 of 5: tabby") })
+        #expect(
+            lines().joined().contains("▀") || lines().joined().contains("▄"), "the photo, beside the list")
+        await press(KeyPress(.down))
+        #expect(lines()[4].hasPrefix(" › 2. siamese"), "\(lines())")
+        await press(KeyPress(.up))
+        await press(KeyPress(.up))
+        // Round to the last: the list scrolls to keep it in sight, with no blank row after it.
+        #expect(lines()[3].hasPrefix("   2. siamese"), "\(lines())")
+        #expect(lines()[6].hasPrefix(" › 5. sphynx"), "\(lines())")
+        window.resize(to: Size(width: 40, height: 8))
+        #expect(!lines().contains { $0.contains("5. sphynx") }, "too narrow for a list: \(lines())")
+        #expect(lines().contains { $0.contains("★ 5 of 5: sphynx") })
+        await press(KeyPress(.escape))
+        window.resize(to: Size(width: 80, height: 8))
+        #expect(!lines().contains { $0.contains("5. sphynx") }, "the list goes with Esc")
         interactor.deactivate()
     }
 

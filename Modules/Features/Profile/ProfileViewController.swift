@@ -20,7 +20,8 @@ protocol ProfilePresentableListener: AnyObject {
 /// Written with HeadlessUI's views (``ProfileView`` places them): the photo's ``ImageView`` takes
 /// every row between the text and the buttons, so a resize redraws it at the new size.
 ///
-/// Keys: r refresh, f keep or drop as a favourite, v browse the favourites (←/→, Esc), e edit
+/// Keys: r refresh, f keep or drop as a favourite, v browse the favourites in a list beside the
+/// photo (↑/↓ or ←/→, Esc), e edit
 /// the name, b edit the bio. Typed: `refresh`, `fav`, `favs`, `name TEXT`, `bio TEXT`.
 @MainActor
 final class ProfileViewController: ViewController, ProfilePresentable, ProfileViewControllable {
@@ -99,6 +100,9 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         favoriteButton.isEnabled = state.photo != nil
         favoritesLabel.text =
             state.favorites.isEmpty ? "no favourites yet" : "\(state.favorites.count) kept · v browses"
+        (view as? ProfileView)?.showFavorites(
+            state.browsedFavorite == nil ? [] : state.favorites.map { $0.breed ?? "breed unknown" },
+            selected: state.browsedFavorite)
         // The buttons' widths and the caption changed: the row is placed again.
         view.setNeedsLayout()
     }
@@ -139,7 +143,7 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
                 return .handled
             },
             KeyCommand(
-                "Favourites", keys: [KeyPress("v")], typed: "favs", help: "Browse the favourites (←/→, Esc)"
+                "Favourites", keys: [KeyPress("v")], typed: "favs", help: "Browse the favourites (↑/↓, Esc)"
             ) {
                 [weak self] _ in
                 self?.listener?.didBrowseFavorites(offset: 0)
@@ -157,13 +161,17 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         ]
         if state?.browsedFavorite != nil {
             commands += [
-                KeyCommand("Next", keys: [KeyPress(.right), KeyPress("l")], help: "The next favourite") {
+                KeyCommand(
+                    "Next", keys: [KeyPress(.right), KeyPress(.down), KeyPress("l"), KeyPress("j")],
+                    help: "The next favourite"
+                ) {
                     [weak self] _ in
                     self?.listener?.didBrowseFavorites(offset: 1)
                     return .handled
                 },
                 KeyCommand(
-                    "Previous", keys: [KeyPress(.left), KeyPress("h")], help: "The previous favourite"
+                    "Previous", keys: [KeyPress(.left), KeyPress(.up), KeyPress("h"), KeyPress("k")],
+                    help: "The previous favourite"
                 ) {
                     [weak self] _ in
                     self?.listener?.didBrowseFavorites(offset: -1)
@@ -205,91 +213,5 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         }
         save(text)
         return .handled
-    }
-}
-
-/// Profile's rows, placed by their frames: the name, the bio and a line at the top, the buttons
-/// at the bottom, and the photo in all the rows between, whatever its own size would be.
-///
-/// A small window never shows a part of something: a photo with fewer than
-/// ``minimumPictureRows`` rows of picture gives way to its caption and a line saying that a
-/// taller window shows it, and a button that does not fit whole is left out (its key still
-/// works, and the help bar names it), as is the favourites count when fewer than
-/// ``minimumCountWidth`` columns are left for it.
-@MainActor
-final class ProfileView: View {
-    /// Fewer rows of half blocks than this are a smear, not a photo.
-    static let minimumPictureRows = 3
-    /// The favourites count is truncated down to this width, then left out.
-    static let minimumCountWidth = 10
-    private static let buttonSpacing = 2.0
-
-    private let name: Label
-    private let bio: Label
-    private let separator = Separator()
-    private let image: ImageView
-    /// The photo's caption alone, for a window too short for the picture.
-    private let caption = Label()
-    private let tooShort = Label("A taller window shows the photo.")
-    private let buttons: [Button]
-    private let count: Label
-
-    init(name: Label, bio: Label, image: ImageView, buttons: [Button], count: Label) {
-        self.name = name
-        self.bio = bio
-        self.image = image
-        self.buttons = buttons
-        self.count = count
-        super.init(frame: .zero)
-        caption.textAlignment = .center
-        caption.textStyle = image.captionStyle
-        tooShort.textAlignment = .center
-        tooShort.textStyle = TextStyle(isDim: true)
-        for subview in [name, bio, separator, image, caption, tooShort] { addSubview(subview) }
-        for button in buttons { addSubview(button) }
-        addSubview(count)
-    }
-
-    override func layoutSubviews() {
-        super.layoutSubviews()
-        let width = frame.width
-        let inner = max(0, width - 2)
-        let height = frame.height
-        name.frame = Rect(x: 1, y: 0, width: inner, height: 1)
-        bio.frame = Rect(x: 1, y: 1, width: inner, height: 1)
-        separator.frame = Rect(x: 0, y: 2, width: width, height: 1)
-        let buttonRow = max(3, height - 1)
-        let photoRows = buttonRow - 3
-        // One row is the caption's.
-        let picture = photoRows - 1 >= Double(Self.minimumPictureRows)
-        image.isHidden = !picture
-        caption.isHidden = picture || photoRows < 1
-        tooShort.isHidden = picture || photoRows < 2
-        if picture {
-            image.frame = Rect(x: 1, y: 3, width: inner, height: photoRows)
-        } else {
-            caption.text = image.caption ?? ""
-            caption.frame = Rect(x: 1, y: 3, width: inner, height: 1)
-            tooShort.frame = Rect(x: 1, y: 4, width: inner, height: 1)
-        }
-        layOutButtons(y: buttonRow, width: inner)
-    }
-
-    /// Left to right, each button whole; the first that does not fit and every one after it are
-    /// left out, then the count takes what is left.
-    private func layOutButtons(y: Double, width: Double) {
-        var x = 1.0
-        var fits = true
-        for button in buttons {
-            let size = button.intrinsicContentSize.width
-            fits = fits && x - 1 + size <= width
-            button.isHidden = !fits
-            guard fits else { continue }
-            button.frame = Rect(x: x, y: y, width: size, height: 1)
-            x += size + Self.buttonSpacing
-        }
-        let room = min(count.intrinsicContentSize.width, width - (x - 1))
-        count.isHidden = !fits || room < Double(Self.minimumCountWidth)
-        count.frame = Rect(x: x, y: y, width: max(0, room), height: 1)
     }
 }
