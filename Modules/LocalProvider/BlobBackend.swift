@@ -12,9 +12,12 @@ struct StoredBlob {
 }
 
 /// Where a ``PropertyListStore`` keeps its encoded envelopes: a file per key, or one file for
-/// all. Called under the store's in-process lock; a backend takes the folder's ``FolderLock``
-/// itself for every change.
+/// all. Called from any thread at once; a backend takes the folder's ``FolderLock`` itself for
+/// every change.
 protocol BlobBackend: Sendable {
+    /// The lock of the folder the files live in, which the store also takes to publish a change
+    /// in the order it was made.
+    var lock: FolderLock { get }
     /// The file that holds the value named `name`.
     func file(for name: String) -> URL
     /// The stored bytes named `name`, or `nil`. A file that is damaged as a whole is set aside

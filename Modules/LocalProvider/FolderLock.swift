@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +20,7 @@ import Foundation
 /// Waiting blocks the thread that waits. The stores' async methods wait on their ``IOQueue``'s
 /// thread, never on one of the cooperative pool's, and a cancelled task ends the wait: the
 /// queue binds ``cancellation`` while it runs the work.
-struct FolderLock: Sendable {
+package struct FolderLock: Sendable {
     let folder: URL
     let timeout: Duration
 
@@ -27,12 +28,25 @@ struct FolderLock: Sendable {
     /// sees it cancelled throws `CancellationError` and changes nothing.
     @TaskLocal static var cancellation: IOQueue.Cancellation?
 
-    /// Runs `body` holding the lock.
+    /// The folders whose lock this thread holds, inside ``withLock(_:)``.
+    @TaskLocal private static var held: Set<String> = []
+
+    /// Threads waiting in each folder (by path) for a lock another process holds.
+    private static let waiters = Mutex<[String: Int]>([:])
+
+    /// How many threads of this process wait right now for the lock on `folder`, which another
+    /// process holds: what a test watches to act while an operation is inside that wait.
+    package static func waitingThreads(in folder: URL) -> Int {
+        waiters.withLock { $0[folder.path, default: 0] }
+    }
+
+    /// Runs `body` holding the lock; inside a body that holds it already, just runs `body`.
     func withLock<T>(_ body: () throws -> T) throws -> T {
+        if Self.held.contains(folder.path) { return try body() }
         let descriptor = try openFolder()
         defer { close(descriptor) }  // releases the lock; nothing was written through it
         try wait(for: descriptor)
-        return try body()
+        return try Self.$held.withValue(Self.held.union([folder.path])) { try body() }
     }
 
     /// Runs `body` holding the lock if no other process holds it; returns `nil` at once if one
@@ -66,10 +80,23 @@ struct FolderLock: Sendable {
         // to no one in particular, and a waiter that slept longer lost it to the others every
         // time under load (one of eight writers waited out its 5 s).
         var pause: UInt32 = 100
+        var counted = false
+        defer {
+            if counted {
+                Self.waiters.withLock { waiters in
+                    let left = waiters[folder.path, default: 1] - 1
+                    waiters[folder.path] = left == 0 ? nil : left
+                }
+            }
+        }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             switch errno {
             case EINTR: continue
             case EWOULDBLOCK:
+                if !counted {
+                    counted = true
+                    Self.waiters.withLock { $0[folder.path, default: 0] += 1 }
+                }
                 if cancellation?.isCancelled == true { throw CancellationError() }
                 guard clock.now < deadline else {
                     throw StorageError.lockTimeout(folder: folder.path, waited: timeout)

@@ -18,24 +18,28 @@ final class IOQueue: Sendable {
 
     /// Runs `work` on the queue and returns what it returns.
     ///
-    /// Cancelling the awaiting task ends the work only where it may end without changing
-    /// anything: before it starts, and while it waits for a ``FolderLock``. It then throws
-    /// `CancellationError`. Once the lock is held, the change runs to its end.
+    /// Cancelling the awaiting task ends the work only while it waits for a ``FolderLock`` that
+    /// another process holds; it then throws `CancellationError`, having changed nothing. Work
+    /// that can go ahead runs to its end, even for a task cancelled before it started: a
+    /// cancelled interactor that saves its last state on the way out keeps it.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let cancellation = Cancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 queue.async {
                     continuation.resume(
-                        with: Result {
-                            if cancellation.isCancelled { throw CancellationError() }
-                            return try FolderLock.$cancellation.withValue(cancellation) { try work() }
-                        })
+                        with: Result { try FolderLock.$cancellation.withValue(cancellation) { try work() } })
                 }
             }
         } onCancel: {
             cancellation.cancel()
         }
+    }
+
+    /// Runs `work` on the queue and returns at once: for a caller that is not async and must not
+    /// wait for the disk, such as a change stream's first value.
+    func start(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
     }
 
     /// Whether the task that awaits a piece of work was cancelled; set from any thread.

@@ -6,8 +6,9 @@ extension JournaledStore {
         try await io.run { try self.load() }
     }
 
-    /// ``append(_:)`` with the file work on the store's own queue. Cancelling the task before the
-    /// folder's lock is taken ends the wait with `CancellationError`: the change was not made.
+    /// ``append(_:)`` with the file work on the store's own queue. Cancelling the task while
+    /// another process holds the folder's lock ends the wait with `CancellationError`: the change
+    /// was not made. Otherwise the change is made, even for a task cancelled before it started.
     public func append(_ change: Value.Change) async throws {
         try await io.run { try self.append(change) }
     }

@@ -49,7 +49,13 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     private let key: StorageKey<Value.Snapshot>
     private let lock: FolderLock
     private let codec = EnvelopeCodec(format: .binary)
+    /// Read and changed only while holding the folder's ``FolderLock``, which also keeps this
+    /// process's threads apart; so this mutex is never waited for while another process holds
+    /// the folder.
     private let state = Mutex<State?>(nil)
+    /// `state`'s value, copied out at the end of every operation: ``value`` reads it without
+    /// waiting for an operation that waits for the folder's lock or the disk.
+    private let published = Mutex<Value?>(nil)
     let io = IOQueue(label: "JournaledStore")
 
     /// What the store holds once loaded, and how it matches the files.
@@ -115,7 +121,10 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     public var journalURL: URL { folder.appendingPathComponent("\(name).journal", isDirectory: false) }
 
     /// The value as this store last read or wrote it; `nil` before a load succeeded.
-    public var value: Value? { state.withLock { $0?.value } }
+    ///
+    /// Never waits for the disk or for another process: an operation under way shows its change
+    /// here when it ends.
+    public var value: Value? { published.withLock { $0 } }
 
     /// Reads the files: the snapshot, then the journal's changes after it. What is damaged is set
     /// aside and listed in ``Loaded/setAside``; what is readable is loaded. Removes the
@@ -128,16 +137,14 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     public func load() throws -> Loaded {
         try key.validate()
         try FileIO.createDirectory(folder)
-        return try state.withLock { stored in
-            try lock.withLock {
-                try AtomicFile.removeTemporaryFiles(in: folder) { [snapshotURL, journalURL] in
-                    $0 == snapshotURL.lastPathComponent || $0 == journalURL.lastPathComponent
-                }
-                var setAside: [StorageError] = []
-                try reload(&stored, settingAsideInto: &setAside)
-                guard let loaded = stored else { preconditionFailure("reload leaves a state or throws") }
-                return Loaded(value: loaded.value, setAside: setAside)
+        return try withLockedState { stored in
+            try AtomicFile.removeTemporaryFiles(in: folder) { [snapshotURL, journalURL] in
+                $0 == snapshotURL.lastPathComponent || $0 == journalURL.lastPathComponent
             }
+            var setAside: [StorageError] = []
+            try reload(&stored, settingAsideInto: &setAside)
+            guard let loaded = stored else { preconditionFailure("reload leaves a state or throws") }
+            return Loaded(value: loaded.value, setAside: setAside)
         }
     }
 
@@ -187,14 +194,26 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     private func withCurrentState(_ body: (inout State) throws -> Void) throws {
         try key.validate()
         try FileIO.createDirectory(folder)
-        try state.withLock { stored in
-            try lock.withLock {
-                var setAside: [StorageError] = []
-                try catchUp(&stored, settingAsideInto: &setAside)
-                if let damage = setAside.first { throw damage }
-                guard var current = stored else { preconditionFailure("catchUp leaves a state or throws") }
-                defer { stored = current }
-                try body(&current)
+        try withLockedState { stored in
+            var setAside: [StorageError] = []
+            try catchUp(&stored, settingAsideInto: &setAside)
+            if let damage = setAside.first { throw damage }
+            guard var current = stored else { preconditionFailure("catchUp leaves a state or throws") }
+            defer { stored = current }
+            try body(&current)
+        }
+    }
+
+    /// Runs `body` on the state holding the folder's lock, then publishes the value it leaves.
+    /// The folder's lock comes first: waiting for another process never holds `state`.
+    private func withLockedState<T>(_ body: (inout State?) throws -> T) throws -> T {
+        try lock.withLock {
+            try state.withLock { stored in
+                defer {
+                    let value = stored?.value
+                    published.withLock { $0 = value }
+                }
+                return try body(&stored)
             }
         }
     }

@@ -8,10 +8,16 @@ import Foundation
 ///
 /// Each operation comes in two forms, as GRDB's do. In async code Swift picks the `async` one,
 /// which does the file work — waiting for another process's lock, reading, writing, `fsync` — on
-/// a queue of the store's own, so that it never holds a thread of the cooperative pool (a
-/// cancelled task stops waiting for the lock, with `CancellationError`). The synchronous form is
-/// for callers that are not async; it blocks its thread while it waits for the lock (at most
-/// the store's lock timeout) and for the disk.
+/// a queue of the store's own, so that it never holds a thread of the cooperative pool. The
+/// synchronous form is for callers that are not async; it blocks its thread while it waits for
+/// the lock (at most the store's lock timeout) and for the disk. No member waits for another
+/// thread's operation on the same store: ``changes(for:)`` returns at once and reads its first
+/// value on the store's queue.
+///
+/// Cancellation: an async change stops, with `CancellationError` and nothing changed, only
+/// while it waits for the lock of a folder another process holds. Otherwise it runs to its end
+/// even when its task is cancelled — before it started, too — so that a cancelled task that
+/// saves its last state on the way out keeps it. A read always runs to its end.
 public protocol LocalStore: Sendable {
     /// Stores `value` under `key`, replacing what was there.
     func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) throws

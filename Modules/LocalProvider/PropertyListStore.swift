@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What ``PlistFileStore`` and ``UserDefaultsStore`` share: values as property-list envelopes
 /// that carry their schema version and expiry, key validation, change streams, and the rules
@@ -16,10 +15,9 @@ import Synchronization
 ///   read, so a fresh value another process saved meanwhile stays.
 public class PropertyListStore: LocalStore, @unchecked Sendable {
     // @unchecked: not final, so that the two stores share this body. Every stored property here
-    // and in the subclasses is an immutable `let` of a Sendable type or a lock.
+    // and in the subclasses is an immutable `let` of a Sendable type.
     let backend: any BlobBackend
     private let codec: EnvelopeCodec
-    private let lock = Mutex(())
     private let io = IOQueue(label: "PropertyListStore")
     private let broadcaster = ChangeBroadcaster()
     private let now: @Sendable () -> Date
@@ -40,7 +38,10 @@ public class PropertyListStore: LocalStore, @unchecked Sendable {
         try key.validate()
         let blob = try codec.encode(
             value, for: key, expiresAt: try expiry.checkedDate(from: now(), key: key.name))
-        try lock.withLock { _ in
+        // Published under the folder's lock, so the streams see changes in the order they were
+        // made. No in-process lock: another thread waits for the folder's lock as another
+        // process does, and a thread that only reads never waits for a writer.
+        try backend.lock.withLock {
             try backend.write(blob, named: key.name)
             broadcaster.publish(value, for: key.name)
         }
@@ -54,13 +55,13 @@ public class PropertyListStore: LocalStore, @unchecked Sendable {
     /// The value under `key` with its expiry date.
     public func entry<Value>(for key: StorageKey<Value>) throws -> StoredEntry<Value>? {
         try key.validate()
-        return try lock.withLock { _ in try entryLocked(key) }
+        return try readEntry(key)
     }
 
     /// Removes the value under `key`; removing an absent key is not an error.
     public func remove<Value>(_ key: StorageKey<Value>) throws {
         try key.validate()
-        try lock.withLock { _ in
+        try backend.lock.withLock {
             try backend.remove(named: key.name)
             broadcaster.publish(nil, for: key.name)
         }
@@ -89,18 +90,18 @@ public class PropertyListStore: LocalStore, @unchecked Sendable {
     }
 
     /// The value now, then after every change made through this store (`nil` once removed).
+    ///
+    /// Returns at once: the current value is read on the store's own queue, so that subscribing
+    /// from async code never waits for the disk on a thread of the cooperative pool. A change made
+    /// meanwhile follows it. A value that cannot be read starts the stream as `nil`; `load`
+    /// reports why.
     public func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?> {
-        // Under the lock, so no change can slip between the current value and the subscription.
-        // A value that cannot be read starts the stream as `nil`; `load` reports why.
-        lock.withLock { _ in broadcaster.stream(for: key.name) { try? entryLocked(key)?.value } }
+        broadcaster.stream(for: key.name) { deliverFirst in
+            io.start { deliverFirst(try? self.readEntry(key)?.value) }
+        }
     }
 
-    /// Runs `body` under the store's in-process lock, for operations outside the typed API.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        try lock.withLock { _ in try body() }
-    }
-
-    private func entryLocked<Value>(_ key: StorageKey<Value>) throws -> StoredEntry<Value>? {
+    private func readEntry<Value>(_ key: StorageKey<Value>) throws -> StoredEntry<Value>? {
         // Another process may replace the value between the read and a removal or a set-aside;
         // then both are skipped and the new value is read.
         while true {

@@ -63,11 +63,11 @@ public final class UserDefaultsStore: PropertyListStore, @unchecked Sendable {
         guard PropertyListSerialization.propertyList(value, isValidFor: .binary) else {
             throw StorageError.notAPropertyList(key: key, valueType: String(describing: type(of: value)))
         }
-        try withLock { try table.setRawValue(value, named: key) }
+        try table.setRawValue(value, named: key)
     }
 
     /// A raw property-list value stored with ``setPropertyList(_:forKey:)`` or by UserDefaults.
     public func propertyList(forKey key: String) throws -> Any? {
-        try withLock { try table.rawValue(named: key) }
+        try table.rawValue(named: key)
     }
 }

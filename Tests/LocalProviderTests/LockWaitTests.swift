@@ -52,23 +52,21 @@ struct LockWaitTests {
     func cancellationEndsTheWait() async throws {
         let folder = try TemporaryFolder()
         let key = StorageKey<String>("name")
-        let plist = try PlistFileStore(root: folder.url, lockTimeout: .seconds(120))
-        let journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: .seconds(120))
+        // Far longer than a cancelled wait takes: a wait that ignored the cancellation would end
+        // with lockTimeout instead, failing the test.
+        let plist = try PlistFileStore(root: folder.url, lockTimeout: .seconds(30))
+        let journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: .seconds(30))
         try await plist.save("before", for: key)
         try await journal.append(.add("before"))
         try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
             let save = Task { try await plist.save("during", for: key) }
             let append = Task { try await journal.append(.add("during")) }
-            // Long enough for both to be waiting for the lock; cancelled earlier, they end the
-            // same way, before taking it.
-            try await Task.sleep(for: .milliseconds(200))
-            let clock = ContinuousClock()
-            let start = clock.now
+            try await #require(waitingThreads(in: folder.url, reach: 2), "both are waiting for the lock")
             save.cancel()
             append.cancel()
             await #expect(throws: CancellationError.self) { try await save.value }
             await #expect(throws: CancellationError.self) { try await append.value }
-            #expect(clock.now - start < .seconds(10), "the cancelled waits took \(clock.now - start)")
+            #expect(FolderLock.waitingThreads(in: folder.url) == 0)
         }
         #expect(try await plist.load(key) == "before")
         let reopened = try await JournaledStore<Shelf>(folder: folder.url, name: "shelf").load()
@@ -76,6 +74,84 @@ struct LockWaitTests {
         // The store that was cancelled works on.
         try await journal.append(.add("after"))
         #expect(journal.value?.titles == ["before", "after"])
+    }
+
+    @Test("a task cancelled before it saves still saves when no other process holds the lock")
+    func cancelledTaskSavesWithoutContention() async throws {
+        let folder = try TemporaryFolder()
+        let key = StorageKey<String>("name")
+        let plist = try PlistFileStore(root: folder.url, lockTimeout: .seconds(30))
+        let journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: .seconds(30))
+        // An interactor cancelled on detach that saves its last state on the way out.
+        try await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            #expect(Task.isCancelled)
+            try await plist.save("last", for: key)
+            try await journal.append(.add("last"))
+        }.value
+        #expect(try await plist.load(key) == "last")
+        #expect(
+            try await JournaledStore<Shelf>(folder: folder.url, name: "shelf").load().value.titles == ["last"]
+        )
+
+        // With another process holding the lock, the same cancelled task stops at once.
+        try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
+            await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                await #expect(throws: CancellationError.self) { try await plist.save("during", for: key) }
+                await #expect(throws: CancellationError.self) { try await journal.append(.add("during")) }
+            }.value
+        }
+        #expect(try await plist.load(key) == "last")
+    }
+
+    @Test("while a change waits for another process's lock, the store's other members hold no pool thread")
+    func membersDoNotWaitBehindAWaitingChange() async throws {
+        let folder = try TemporaryFolder()
+        let key = StorageKey<String>("name")
+        let plist = try PlistFileStore(root: folder.url, lockTimeout: .seconds(120))
+        let journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: .seconds(120))
+        try await plist.save("before", for: key)
+        try await journal.append(.add("before"))
+        let (streams, save, append) = try await whileProbeRuns(
+            ["hold-lock", folder.url.path], untilItPrints: "locked"
+        ) {
+            // The same stores: each change holds its store's queue while it waits.
+            let save = Task { try await plist.save("during", for: key) }
+            let append = Task { try await journal.append(.add("during")) }
+            try await #require(waitingThreads(in: folder.url, reach: 2), "both are waiting for the lock")
+            let streams = Streams()
+            let threads = ProcessInfo.processInfo.activeProcessorCount
+            let met = await poolThreadsMeet(threads, within: .seconds(20)) {
+                // Every pool thread subscribes and reads the journal's value, then meets the others.
+                streams.add(plist.changes(for: key))
+                #expect(journal.value?.titles == ["before"])
+            }
+            #expect(met, "a member of a store whose change waits for the lock blocked a pool thread")
+            return (streams, save, append)
+        }
+        try await save.value
+        try await append.value
+        #expect(journal.value?.titles == ["before", "during"])
+        for stream in streams.all {
+            // The first value is read on the store's queue, after the change that was waiting.
+            var changes = stream.makeAsyncIterator()
+            #expect(await changes.next() == "during")
+        }
+    }
+
+    @Test("a temporary file left while another process holds the lock is removed by the next open after")
+    func temporaryFilesWaitForTheLock() async throws {
+        let folder = try TemporaryFolder()
+        let leftover = folder.file(".name.plist.\(UUID().uuidString).tmp")
+        try Data("cut short".utf8).write(to: leftover)
+        try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
+            // The holder may be writing it: opening neither waits nor removes it.
+            _ = try PlistFileStore(root: folder.url, lockTimeout: .seconds(30))
+            #expect(FileManager.default.fileExists(atPath: leftover.path))
+        }
+        _ = try PlistFileStore(root: folder.url)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
     }
 
     @Test("a wait longer than the lock timeout fails with a typed error, in either form, and changes nothing")
@@ -137,14 +213,41 @@ private final class Waiters: Sendable {
     }
 }
 
+/// Whether `count` threads of this process wait for the lock on `folder`, which another process
+/// holds, within `timeout`: then each operation is inside that wait, not before or after it.
+private func waitingThreads(in folder: URL, reach count: Int, within timeout: Duration = .seconds(20))
+    async throws
+    -> Bool
+{
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while FolderLock.waitingThreads(in: folder) != count {
+        guard clock.now < deadline else { return false }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
+
+/// Change streams opened on several threads.
+private final class Streams: Sendable {
+    private let streams = Mutex<[AsyncStream<String?>]>([])
+    var all: [AsyncStream<String?>] { streams.withLock { $0 } }
+    func add(_ stream: AsyncStream<String?>) { streams.withLock { $0.append(stream) } }
+}
+
 /// Whether `count` tasks run on the cooperative pool at the same moment within `timeout`: each
 /// arrives, then spins until all have. With one of the pool's threads blocked, the last task
 /// cannot start until the others give up.
-private func poolThreadsMeet(_ count: Int, within timeout: Duration) async -> Bool {
+///
+/// Each task first runs `arrive`: if it blocks its thread, the tasks do not meet.
+private func poolThreadsMeet(
+    _ count: Int, within timeout: Duration, arrive: @escaping @Sendable () -> Void = {}
+) async -> Bool {
     let arrived = Arrivals()
     return await withTaskGroup(of: Bool.self) { group in
         for _ in 0..<count {
             group.addTask {
+                arrive()
                 arrived.count.add(1, ordering: .sequentiallyConsistent)
                 let clock = ContinuousClock()
                 let deadline = clock.now.advanced(by: timeout)
