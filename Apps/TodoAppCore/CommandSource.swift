@@ -30,7 +30,7 @@ struct CommandSource: Sendable {
         let data: Data
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: script))
-            defer { try? handle.close() }
+            defer { try? handle.close() }  // read-only: closing cannot lose data
             data = try handle.readToEnd() ?? Data()
         } catch {
             throw .cannotOpen("cannot read the script \(script): \(Self.reason(error))")
