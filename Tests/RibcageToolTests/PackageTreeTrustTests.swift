@@ -91,6 +91,38 @@ struct PackageTreeTrustTests {
         #expect(await fixture.tree == nil)
     }
 
+    @Test("a checkout the tree does not reach has its manifest left unread")
+    func unreachedCheckoutNotDumped() async throws {
+        let fixture = try await Fixture()
+        // SwiftPM's record keeps a checkout nothing uses any more: swift-log's folder, as a
+        // package `stale-package` at a revision no manifest cache holds.
+        let state = fixture.root.appendingPathComponent(".build/workspace-state.json")
+        var document = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: state)) as? [String: Any])
+        var object = try #require(document["object"] as? [String: Any])
+        var dependencies = try #require(object["dependencies"] as? [[String: Any]])
+        var stale = try #require(
+            dependencies.first { ($0["packageRef"] as? [String: Any])?["identity"] as? String == "swift-log" }
+        )
+        var reference = try #require(stale["packageRef"] as? [String: Any])
+        reference["identity"] = "stale-package"
+        stale["packageRef"] = reference
+        var checkoutState = try #require(
+            (stale["state"] as? [String: Any])?["checkoutState"] as? [String: Any])
+        checkoutState["revision"] = "stale-revision"
+        stale["state"] = ["name": "sourceControlCheckout", "checkoutState": checkoutState]
+        dependencies.append(stale)
+        object["dependencies"] = dependencies
+        document["object"] = object
+        try JSONSerialization.data(withJSONObject: document).write(to: state)
+
+        let tree = try #require(await fixture.tree)
+        #expect(!tree.all.contains { $0.identity == "stale-package" })
+        let cached = fixture.root.appendingPathComponent(
+            ".build/ribcage/manifests/stale-package-stale-revision.json")
+        #expect(!FileManager.default.fileExists(atPath: cached.path), "its manifest was dumped")
+    }
+
     /// A `swift` that answers `describe` and `show-dependencies` from the untouched package,
     /// so the fallback is seen without a resolve that would fetch twenty packages again,
     /// and runs the real one for everything else.
