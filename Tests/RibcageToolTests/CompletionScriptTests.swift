@@ -50,9 +50,9 @@ struct CompletionScriptTests {
         try folder.write(script.outputText, to: "ribcage.bash")
         try folder.write(bashDriver, to: "driver.bash")
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        // In a folder with no package above it: a line without --path must not make the
-        // completions run `swift package describe` on this workspace, whose .build the running
-        // `swift test` holds (it would wait for the whole test run).
+        // In a folder with no package above it: a line without --path completes from no
+        // package, not from this workspace, whose answers would change with every module added
+        // (`whileBuildLockHeld` pins that a held .build lock no longer makes Tab wait).
         let run = try await Shell.run(
             "bash",
             ["--norc", "--noprofile", folder.url.appendingPathComponent("driver.bash").path]
