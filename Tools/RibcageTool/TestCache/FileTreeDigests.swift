@@ -56,7 +56,9 @@ package enum FileTreeDigests {
     /// in the order given.
     ///
     /// The calling thread works too and waits for the others, which only hash files: this is
-    /// for synchronous callers that would otherwise do the same work alone.
+    /// for synchronous callers that would otherwise do the same work alone. Async code calls
+    /// it through ``DedicatedThread`` (``TestCacheInputs/keysOffThePool(for:withParts:)``),
+    /// never from a thread of the cooperative pool.
     ///
     /// - Throws: The first ``ReadError`` met, in the order of `folders`.
     package static func files(underEach folders: [String]) throws -> [[File]] {
