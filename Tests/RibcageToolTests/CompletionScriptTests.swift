@@ -2,6 +2,14 @@ import Foundation
 import RibcageTool
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The completion scripts that `ribcage --generate-completion-script` writes, sourced into a real
 /// shell and asked to complete, the way bash asks when Tab is pressed: the built executable
 /// answers the dynamic parts (module names) itself.
@@ -29,8 +37,12 @@ struct CompletionScriptTests {
         done
         """#
 
-    /// The completions bash offers for each of `lines`, with the built `ribcage` first on PATH.
-    static func bashCompletions(_ lines: [String]) async throws -> [[String]] {
+    /// The completions bash offers for each of `lines`, with the built `ribcage` first on PATH,
+    /// after `pathPrefix`; `timeout` is ribcage's for `swift package describe`, generous by
+    /// default: a first describe compiles the manifest, on a machine busy with other tests.
+    static func bashCompletions(
+        _ lines: [String], pathPrefix: [URL] = [], timeout: Int = 120
+    ) async throws -> [[String]] {
         let executable = try await RibcageExecutableTests.ribcageExecutable()
         let folder = try TemporaryFolder()
         let script = try await Shell.run(executable.path, ["--generate-completion-script", "bash"])
@@ -38,15 +50,20 @@ struct CompletionScriptTests {
         try folder.write(script.outputText, to: "ribcage.bash")
         try folder.write(bashDriver, to: "driver.bash")
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        // In a folder with no package above it: a line without --path must not make the
-        // completions run `swift package describe` on this workspace, whose .build the running
-        // `swift test` holds (it would wait for the whole test run).
+        // In a folder with no package above it: a line without --path completes from no
+        // package, not from this workspace, whose answers would change with every module added
+        // (`whileBuildLockHeld` pins that a held .build lock no longer makes Tab wait).
         let run = try await Shell.run(
             "bash",
             ["--norc", "--noprofile", folder.url.appendingPathComponent("driver.bash").path]
                 + [folder.url.appendingPathComponent("ribcage.bash").path] + lines,
             in: folder.url,
-            environment: ["PATH": executable.deletingLastPathComponent().path + ":" + path])
+            environment: [
+                "PATH": (pathPrefix + [executable.deletingLastPathComponent()]).map(\.path).joined(
+                    separator: ":")
+                    + ":" + path,
+                "RIBCAGE_COMPLETION_TIMEOUT": "\(timeout)",
+            ])
         #expect(run.succeeded, "\(run.errorText)")
         let answers = run.outputText.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         try #require(answers.count == lines.count, "\(run.outputText)\(run.errorText)")
@@ -89,6 +106,47 @@ struct CompletionScriptTests {
         #expect(answers[1] == ["Bad", "BadTests", "Good", "GoodTests", "Untested"])
         #expect(answers[2] == ["Bad", "BadTests"])
         #expect(answers[3] == ["Untested"])
+    }
+
+    /// SwiftPM's lock on a package's `.build`, as a build holds it: an exclusive `flock` on a
+    /// file in the temporary folder named after the `.build` path (SwiftPM 6.3).
+    static func holdBuildLock(of package: URL) throws -> Int32 {
+        let name = package.appendingPathComponent(".build").path.replacingOccurrences(of: "/", with: "_")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".lock").path
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
+        try #require(descriptor >= 0, "cannot open \(file)")
+        try #require(flock(descriptor, LOCK_EX | LOCK_NB) == 0, "cannot lock \(file)")
+        return descriptor
+    }
+
+    @Test("Tab while a build holds the package's .build lock still completes module names")
+    func whileBuildLockHeld() async throws {
+        let fixture = try await RibcageExecutableTests.makeFixture()
+        let path = fixture.url.path
+        let lock = try Self.holdBuildLock(of: fixture.url)
+        defer { close(lock) }
+        // The lock is the one SwiftPM waits for: a describe without --ignore-lock does.
+        let waiting = try await Shell.run(
+            "swift", ["package", "describe", "--type", "json"], in: fixture.url, timeout: .seconds(5))
+        #expect(waiting == nil, "describe did not wait for the held lock: \(waiting?.errorText ?? "")")
+        let answers = try await Self.bashCompletions(["ribcage test --path \(path) Go"])
+        #expect(answers == [["Good", "GoodTests"]])
+    }
+
+    @Test("a describe slower than the completion timeout gives no candidates, not a hang")
+    func slowDescribe() async throws {
+        let fixture = try await RibcageExecutableTests.makeFixture()
+        let tools = try TemporaryFolder()
+        try tools.write("#!/bin/sh\nexec sleep 120\n", to: "swift")
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: tools.url.appendingPathComponent("swift").path)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let answers = try await Self.bashCompletions(
+            ["ribcage test --path \(fixture.url.path) Go"], pathPrefix: [tools.url], timeout: 1)
+        #expect(answers == [[]])
+        // Not a speed measurement: whether the 120 s describe was given up on at all.
+        #expect(clock.now - start < .seconds(60))
     }
 
     @Test("bash completes new rib --parent with the features of the modules table")

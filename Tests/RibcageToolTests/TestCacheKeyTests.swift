@@ -222,6 +222,17 @@ struct TestCacheKeyTests {
         #expect(throws: RibcageError.self) { try inputs.keys(for: ["Nope"]) }
     }
 
+    @Test("async callers get the same keys, computed off the cooperative pool")
+    func keysOffThePool() async throws {
+        let folder = try Self.makePackage()
+        let inputs = try TestCacheInputs(
+            root: folder.url, package: Self.package, toolchain: "swift", configuration: "debug", flags: [],
+            environment: [:], declaredVariables: [])
+        let offPool = try await inputs.keysOffThePool(for: ["FeatureTests"], withParts: true)
+        #expect(offPool == (try inputs.keys(for: ["FeatureTests"], withParts: true)))
+        await #expect(throws: RibcageError.self) { try await inputs.keysOffThePool(for: ["Nope"]) }
+    }
+
     @Test("Project.swift.md's Test inputs table declares the variables")
     func declaredVariables() throws {
         let folder = try TemporaryFolder()

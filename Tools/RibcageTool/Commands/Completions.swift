@@ -4,11 +4,24 @@ import Foundation
 /// `new rib X --parent <TAB>`. ArgumentParser runs these when a shell asks, with the words typed
 /// so far, so `--path` on the line is honoured.
 enum Completions {
+    /// How long Tab waits for `swift package describe` before offering nothing: a person
+    /// pressing Tab would rather have no candidates than wait. `RIBCAGE_COMPLETION_TIMEOUT`
+    /// (seconds) changes it, for a package whose manifest takes longer to read.
+    static var describeTimeout: Duration {
+        let seconds = ProcessInfo.processInfo.environment["RIBCAGE_COMPLETION_TIMEOUT"].flatMap(Double.init)
+        return .milliseconds(Int((seconds ?? 2) * 1000))
+    }
+
     /// The package's targets (test targets too), for `test` and `--focus`.
+    ///
+    /// `describe` runs with `--ignore-lock`: it only reads, and without it, Tab pressed while a
+    /// build runs in the same package would wait for SwiftPM's `.build` lock, that is for the
+    /// whole build.
     @Sendable static func modules(_ words: [String], _ index: Int, _ prefix: String) async -> [String] {
         guard let root = try? PackageLocator.root(fromPath: path(in: words)),
             let described = try? await Shell.run(
-                "swift", ["package", "describe", "--type", "json"], in: root),
+                "swift", ["package", "--ignore-lock", "describe", "--type", "json"], in: root,
+                timeout: describeTimeout),
             described.succeeded,
             let package = try? PackageLoader.decodeDescription(described.standardOutput, root: root)
         else { return [] }

@@ -79,7 +79,7 @@ struct TestCacheOptions: ParsableArguments {
     {
         let suites = try index.suites(named: [module])
         let session = try await self.session(root: root, package: package)
-        let keys = try session.inputs.keys(for: suites.map(\.testTarget), withParts: true)
+        let keys = try await session.inputs.keysOffThePool(for: suites.map(\.testTarget), withParts: true)
         for suite in suites {
             guard let key = keys[suite.testTarget] else { continue }
             let hit = await session.cache.lookUp(key)?.entry

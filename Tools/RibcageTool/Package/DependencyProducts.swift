@@ -28,14 +28,57 @@ package enum DependencyProducts {
     /// manifest cannot be read, is left out: its products count as the module of their name.
     package static func modules(root: URL, identities: Set<String>?) async -> [String: [String]] {
         let wanted = checkouts(root: root).filter { identities?.contains($0.identity) ?? true }
-        return await withTaskGroup(of: [String: [String]].self) { group in
-            for checkout in wanted {
-                group.addTask { await products(of: checkout, root: root) }
-            }
-            var all: [String: [String]] = [:]
-            for await products in group { all.merge(products) { first, _ in first } }
-            return all
+        var all: [String: [String]] = [:]
+        for (identity, manifest) in await manifests(of: wanted, root: root) {
+            guard let manifest else { continue }
+            for product in manifest.products { all["\(identity)/\(product.name)"] = product.targets }
         }
+        return all
+    }
+
+    /// ``manifest(of:root:)`` of each checkout, by identity (`nil` where it cannot be read).
+    ///
+    /// A cold cache means one `swift package dump-package`, a compiler run, per checkout: at
+    /// most one per core runs at a time, so a tree of fifty packages does not start fifty.
+    package static func manifests(of checkouts: [Checkout], root: URL) async -> [String: ManifestDump?] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return await withTaskGroup(of: (String, ManifestDump?).self) { group in
+            var pending = checkouts[...]
+            for _ in 0..<width {
+                guard let checkout = pending.popFirst() else { break }
+                group.addTask { (checkout.identity, await manifest(of: checkout, root: root)) }
+            }
+            var manifests: [String: ManifestDump?] = [:]
+            for await (identity, dumped) in group {
+                manifests[identity] = dumped
+                if let checkout = pending.popFirst() {
+                    group.addTask { (checkout.identity, await manifest(of: checkout, root: root)) }
+                }
+            }
+            return manifests
+        }
+    }
+
+    /// The revision `Package.resolved` pins each package at, by identity; empty when the file
+    /// is missing or unreadable (a package that was never resolved has none).
+    package static func pinnedRevisions(root: URL) -> [String: String] {
+        let file = root.appendingPathComponent("Package.resolved")
+        guard let data = try? Data(contentsOf: file),
+            let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return [:] }
+        // Version 2 and 3 list `pins` at the top with an `identity`; version 1 nests them under
+        // `object`, named by `package`.
+        let pins =
+            document["pins"] as? [[String: Any]] ?? (document["object"] as? [String: Any])?["pins"]
+            as? [[String: Any]] ?? []
+        var revisions: [String: String] = [:]
+        for pin in pins {
+            guard let identity = (pin["identity"] as? String) ?? (pin["package"] as? String)?.lowercased(),
+                let revision = (pin["state"] as? [String: Any])?["revision"] as? String
+            else { continue }
+            revisions[identity] = revision
+        }
+        return revisions
     }
 
     /// The dependencies recorded in `.build/workspace-state.json`, with their folders.
@@ -72,15 +115,6 @@ package enum DependencyProducts {
                 identity: identity, folder: folder, revision: "mtime-\(date?.timeIntervalSince1970 ?? 0)",
                 location: location)
         }
-    }
-
-    private static func products(of checkout: Checkout, root: URL) async -> [String: [String]] {
-        guard let manifest = await manifest(of: checkout, root: root) else { return [:] }
-        var products: [String: [String]] = [:]
-        for product in manifest.products {
-            products["\(checkout.identity)/\(product.name)"] = product.targets
-        }
-        return products
     }
 
     /// The checkout's manifest as `swift package dump-package` reads it, kept per revision in

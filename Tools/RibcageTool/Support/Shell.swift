@@ -137,6 +137,26 @@ package enum Shell {
             standardError: (try? Data(contentsOf: errFile)) ?? Data())
     }
 
+    /// ``run(_:_:in:output:environment:)`` with its output captured, given up on after
+    /// `timeout`: the child is killed (swift-subprocess tears it down when its task is
+    /// cancelled) and the result is `nil`.
+    ///
+    /// - Throws: What the run throws, when it ends in time.
+    package static func run(
+        _ command: String, _ arguments: [String], in directory: URL? = nil, timeout: Duration
+    ) async throws -> ProcessResult? {
+        try await withThrowingTaskGroup(of: ProcessResult?.self) { group in
+            group.addTask { try await run(command, arguments, in: directory) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            // The loser is cancelled; its CancellationError is never awaited, so never thrown.
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
     private static func open(_ file: URL) throws -> FileDescriptor {
         try FileDescriptor.open(
             FilePath(file.path), .writeOnly, options: [.create, .truncate],

@@ -37,8 +37,8 @@ package enum FileTreeDigests {
 
     /// Every regular file under `folder` (hidden ones too; `.build`, `.swiftpm` and `.git`
     /// folders and `.DS_Store` files left out), in no particular order. A symbolic link to a
-    /// file counts as that file; one to a folder is not followed. A folder that does not exist
-    /// has no files.
+    /// file counts as that file, under the link's name; one to a folder is not followed, and a
+    /// dangling one (or a loop of links) is skipped. A folder that does not exist has no files.
     ///
     /// - Throws: ``ReadError`` when a folder cannot be listed or a file cannot be read.
     package static func files(under folder: String) throws -> [File] {
@@ -56,7 +56,9 @@ package enum FileTreeDigests {
     /// in the order given.
     ///
     /// The calling thread works too and waits for the others, which only hash files: this is
-    /// for synchronous callers that would otherwise do the same work alone.
+    /// for synchronous callers that would otherwise do the same work alone. Async code calls
+    /// it through ``DedicatedThread`` (``TestCacheInputs/keysOffThePool(for:withParts:)``),
+    /// never from a thread of the cooperative pool.
     ///
     /// - Throws: The first ``ReadError`` met, in the order of `folders`.
     package static func files(underEach folders: [String]) throws -> [[File]] {
@@ -95,7 +97,15 @@ package enum FileTreeDigests {
             }
             defer { closedir(directory) }
             let folder = dirfd(directory)
-            while let entry = readdir(directory) {
+            while true {
+                // `readdir` returns nil both at the end of the folder and on a failed read
+                // (EIO, ESTALE); only errno tells them apart. A listing cut short would give a
+                // key from part of the files, and a change in the rest would keep a green hit.
+                errno = 0
+                guard let entry = readdir(directory) else {
+                    if errno != 0 { throw ReadError(path: path, errno: errno) }
+                    break
+                }
                 let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                     pointer.withMemoryRebound(
                         to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)
@@ -147,8 +157,12 @@ package enum FileTreeDigests {
             case Int32(DT_REG): return .file
             case Int32(DT_LNK):
                 var status = stat()
-                // A dangling link holds no bytes.
-                guard fstatat(folder, name, &status, 0) == 0 else { return .other }
+                guard fstatat(folder, name, &status, 0) == 0 else {
+                    // A dangling link, or a loop of links, holds no bytes; any other failure
+                    // (EACCES, EIO) could hide a file, so it is an error.
+                    if errno == ENOENT || errno == ELOOP || errno == ENOTDIR { return .other }
+                    throw ReadError(path: path + "/" + name, errno: errno)
+                }
                 return (status.st_mode & S_IFMT) == S_IFREG ? .file : .other
             case Int32(DT_UNKNOWN):
                 var status = stat()

@@ -142,6 +142,17 @@ package struct TestCacheInputs: Sendable {
         return keys
     }
 
+    /// ``keys(for:withParts:)`` for async callers, on a thread of its own: the walk blocks on
+    /// file reads and on the other cores' share of the hashing, which must not hold a thread of
+    /// the cooperative pool.
+    package func keysOffThePool(
+        for testTargets: [String], withParts: Bool = false
+    ) async throws -> [String: TestCacheKey] {
+        try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+            try keys(for: testTargets, withParts: withParts)
+        }
+    }
+
     /// `name` and every target it depends on, directly or not.
     func closure(of name: String) throws -> [DescribedPackage.Target] {
         guard let start = targetsByName[name] else {

@@ -48,7 +48,7 @@ package struct TestCacheSession: Sendable {
     package func lookUp(_ testTargets: [String]) async throws -> (
         keys: [String: TestCacheKey], hits: [String: TestCacheEntry]
     ) {
-        let keys = try inputs.keys(for: testTargets)
+        let keys = try await inputs.keysOffThePool(for: testTargets)
         var hits: [String: TestCacheEntry] = [:]
         for testTarget in testTargets {
             guard let key = keys[testTarget], let hit = await cache.lookUp(key) else { continue }
@@ -94,7 +94,7 @@ package struct TestCacheSession: Sendable {
         guard !green.isEmpty else { return [] }
         let keysAfter: [String: TestCacheKey]
         do {
-            keysAfter = try inputs.keys(for: green.map(\.testTarget), withParts: true)
+            keysAfter = try await inputs.keysOffThePool(for: green.map(\.testTarget), withParts: true)
         } catch {
             StandardError.write(
                 "warning: test cache: could not re-read the inputs, so nothing is stored: \(error)\n")
