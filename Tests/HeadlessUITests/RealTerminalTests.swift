@@ -82,8 +82,11 @@ struct RealTerminalTests {
             try await tmux.startDemoInShell(arguments: ["--image", picture])
             try await tmux.waitFor { $0.contains("3 Picture") }
             try await tmux.send("M-3")
-            let screen = try await tmux.waitFor { $0.contains("▀") }
-            #expect(screen.contains("sunset-64x48.jpg"))
+            // The frame reaches tmux in more than one read when the machine is busy: wait for its
+            // last rows (the caption and the tab bar), not for the first half-block.
+            try await tmux.waitFor { screen in
+                screen.contains("▀") && screen.contains("sunset-64x48.jpg") && screen.contains("[3 Picture]")
+            }
             let styled = try await tmux.run(["capture-pane", "-p", "-e", "-t", tmux.target])
             #expect(styled.contains("38;5;") && styled.contains("48;5;"))
             // tmux takes an APC string for the pane's title and shows it in its status line:
