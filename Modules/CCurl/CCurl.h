@@ -1,8 +1,8 @@
 #ifndef RIBCAGE_CCURL_H
 #define RIBCAGE_CCURL_H
 
-// libcurl for Swift. curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic,
-// which Swift cannot call, so these typed inline wrappers stand in for them.
+// libcurl for Swift. curl_easy_setopt and curl_multi_setopt are variadic, which Swift cannot
+// call, so these typed inline wrappers stand in for them.
 
 #include <curl/curl.h>
 
@@ -29,14 +29,6 @@ static inline CURLcode ribcage_curl_easy_setopt_offset(CURL *handle, CURLoption 
 static inline CURLcode ribcage_curl_easy_setopt_callback(
     CURL *handle, CURLoption option, ribcage_curl_data_callback callback) {
     return curl_easy_setopt(handle, option, callback);
-}
-
-static inline CURLcode ribcage_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
-static inline CURLcode ribcage_curl_easy_getinfo_string(CURL *handle, CURLINFO info, char **value) {
-    return curl_easy_getinfo(handle, info, value);
 }
 
 static inline CURLMcode ribcage_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {

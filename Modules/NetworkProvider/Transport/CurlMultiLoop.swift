@@ -53,8 +53,13 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Starts a multi handle and its thread, which run as long as the process.
     ///
-    /// Stops the process if curl, epoll, an eventfd or a timerfd cannot be created: that happens
-    /// only when the process is out of memory or file descriptors before it sent one request.
+    /// Stops the process if curl, epoll, an eventfd or a timerfd cannot be created or the two
+    /// descriptors cannot join the epoll set: that happens only when the process is out of memory
+    /// or file descriptors (or the kernel's `max_user_watches`) before it sent one request, and a
+    /// loop that could never wake up would hang every request instead.
+    ///
+    /// Not fork-safe: a child process that forks gets neither the loop thread nor a usable multi
+    /// handle, so it must `exec` before it sends a request (as `Process` and swift-subprocess do).
     init(threadName: String) {
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed") }
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -71,7 +76,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             var event = epoll_event()
             event.events = EPOLLIN.rawValue
             event.data.fd = descriptor
-            _ = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+            guard epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) == 0 else {
+                fatalError("epoll_ctl failed for the loop's own descriptor: errno \(errno)")
+            }
         }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -116,6 +123,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         if sleeping { _ = eventfd_write(wakeup, 1) }
     }
 
+    /// How many transfers are under way and how many sockets epoll watches for curl; for tests
+    /// that check nothing is left behind.
+    var load: (transfers: Int, sockets: Int) {
+        multiLock.withLock { _ in (active.count, watched.count) }
+    }
+
     // MARK: - The loop thread
 
     private func run() {
@@ -154,7 +167,19 @@ final class CurlMultiLoop: @unchecked Sendable {
             ready = events.withUnsafeMutableBufferPointer { events in
                 epoll_wait(epoll, events.baseAddress, Int32(events.count), idle ? -1 : 0)
             }
+            if ready < 0 { waitAfterFailedWait(errno: errno) }
         }
+    }
+
+    /// After `epoll_wait` failed: a signal (EINTR) only means waiting again. Any other error
+    /// (EBADF, EFAULT, EINVAL) means the epoll set itself is broken, which no retry mends; the
+    /// loop then pauses between attempts rather than spin a core at 100%, and runs curl's timers
+    /// after each pause, so that every transfer still ends, at the latest with its timeout.
+    private func waitAfterFailedWait(errno error: Int32) {
+        guard error != EINTR else { return }
+        var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+        _ = nanosleep(&pause, nil)
+        multiLock.withLock { _ in timerDue = true }
     }
 
     /// Under `multiLock`: does what `command` asks.

@@ -16,6 +16,9 @@ import Synchronization
 ///
 /// The transport and its thread live as long as the process; use ``shared`` unless you need a
 /// different size limit.
+///
+/// A process that forks must `exec` in the child before the child sends a request through a
+/// `CurlTransport` made in the parent: the child has no copy of the transport's thread.
 public final class CurlTransport: Transport {
     /// The process-wide transport, with the default response limit (100 MiB).
     public static let shared = CurlTransport()
@@ -23,7 +26,8 @@ public final class CurlTransport: Transport {
     /// The largest body accepted, in bytes, after decoding.
     public let maximumResponseSize: Int
 
-    private let loop: CurlMultiLoop
+    /// Internal for tests, which look at its sockets.
+    let loop: CurlMultiLoop
 
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_ALL))
