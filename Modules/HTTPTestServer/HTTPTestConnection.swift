@@ -53,7 +53,11 @@ struct HTTPTestConnection {
         } else {
             guard write(body) else { return nil }
         }
-        if request.header("Connection")?.lowercased() == "close", next == .keepOpen { return .close }
+        let closing = { (value: String?) in value?.lowercased() == "close" }
+        let saidClose =
+            closing(request.header("Connection"))
+            || closing(reply.headers.first { $0.name.lowercased() == "connection" }?.value)
+        if saidClose, next == .keepOpen { return .close }
         return next
     }
 
