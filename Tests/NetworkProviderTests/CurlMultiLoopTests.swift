@@ -25,7 +25,7 @@ struct CurlMultiLoopTests {
         // counted per peer: the sockets this process holds to this server.
         let server = try HTTPTestServer { _ in HTTPTestReply.text("ok").header("Connection", "close") }
         defer { server.stop() }
-        let transport = CurlTransport()
+        let transport = CurlTransport(loopCount: 1)
         let request = URLRequest(url: server.url("/api/close"))
         var mostSocketsOpen = 0
         for index in 0..<1_000 {
@@ -36,7 +36,7 @@ struct CurlMultiLoopTests {
         #expect(server.acceptedConnections == 1_000, "each request had a connection of its own")
         #expect(mostSocketsOpen <= 1, "at most the one closing socket between requests")
         #expect(try socketsHeld(to: server.port) == 0)
-        let load = transport.loop.load
+        let load = transport.loops[0].load
         #expect(load.transfers == 0 && load.sockets == 0, "still tracked: \(load)")
     }
 
@@ -49,7 +49,7 @@ struct CurlMultiLoopTests {
         // twice stops the process (a checked continuation). The deadline only trips on a hang.
         let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 60) }
         defer { server.stop() }
-        let transport = CurlTransport()
+        let transport = CurlTransport(loopCount: 1)
         var slow = URLRequest(url: server.url("/api/slow"))
         slow.timeoutInterval = 50
         let request = slow
@@ -78,7 +78,7 @@ struct CurlMultiLoopTests {
         }
         #expect(outcomes == ["cancelled": 3_000], "nil: a request never ended")
         #expect(server.acceptedConnections > 0, "no cancel came after a transfer was under way")
-        let load = transport.loop.load
+        let load = transport.loops[0].load
         #expect(load.transfers == 0, "transfers left in the multi handle: \(load.transfers)")
     }
 
@@ -91,7 +91,7 @@ struct CurlMultiLoopTests {
         let body = Data((0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
         let server = try HTTPTestServer { _ in HTTPTestReply(status: 200, body: body) }
         defer { server.stop() }
-        let transport = CurlTransport()
+        let transport = CurlTransport(loopCount: 1)
         var request = URLRequest(url: server.url("/api/photo"))
         request.timeoutInterval = 30
         let streamed = try await transport.stream(request)

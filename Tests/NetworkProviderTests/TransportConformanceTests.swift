@@ -288,8 +288,8 @@ struct CurlTransportTests {
     func keepAlive() async throws {
         let server = try HTTPTestServer { _ in .text("ok") }
         defer { server.stop() }
-        // A transport of its own: the shared one's connection cache is busy with other tests.
-        let provider = NetworkProvider<TestTarget>(transport: CurlTransport())
+        // A multi handle of its own: the shared ones' connection caches are busy with other tests.
+        let provider = NetworkProvider<TestTarget>(transport: CurlTransport(loopCount: 1))
         for _ in 0..<50 { _ = try await provider.request(TestTarget(server, "ping")) }
         #expect(server.requestCount == 50)
         // libcurl may open a second connection while it probes the first; never one per request.

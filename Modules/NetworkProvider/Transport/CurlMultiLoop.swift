@@ -50,6 +50,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var watched: Set<curl_socket_t> = []
     /// Curl asked to be called back at once; whoever holds `multiLock` does so before letting go.
     private var timerDue = false
+    /// Transfers handed to `add` that have not ended; read without the lock to pick a loop.
+    private let inFlight = Atomic<Int>(0)
 
     /// Starts a multi handle and its thread, which run as long as the process.
     ///
@@ -105,6 +107,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Starts `transfer`: on the calling thread if the multi handle is free, else on the loop
     /// thread.
     func add(_ transfer: CurlTransfer) {
+        inFlight.add(1, ordering: .relaxed)
         let started = multiLock.withLockIfAvailable { _ in
             handle(.add(transfer))
             settle()
@@ -122,6 +125,10 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         if sleeping { _ = eventfd_write(wakeup, 1) }
     }
+
+    /// How many transfers were added and have not ended, as a hint for spreading work: it may be
+    /// stale by the time the caller acts on it.
+    var transfersInFlight: Int { inFlight.load(ordering: .relaxed) }
 
     /// How many transfers are under way and how many sockets epoll watches for curl; for tests
     /// that check nothing is left behind.
@@ -187,7 +194,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         switch command {
         case .add(let transfer):
             if transfer.cancelRequested.load(ordering: .acquiring) {
-                transfer.fail(.cancelled)
+                end(transfer, with: .cancelled)
                 return
             }
             active[transfer.easy] = transfer
@@ -196,7 +203,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             // Not active: not added yet (the add will see the flag) or already finished.
             guard active.removeValue(forKey: transfer.easy) != nil else { return }
             curl_multi_remove_handle(multi, transfer.easy)
-            transfer.fail(.cancelled)
+            end(transfer, with: .cancelled)
         case .resume(let transfer):
             guard active[transfer.easy] != nil else { return }
             transfer.resumeReceiving()
@@ -218,8 +225,15 @@ final class CurlMultiLoop: @unchecked Sendable {
             else { continue }
             let code = ribcage_curl_message_result(message)
             curl_multi_remove_handle(multi, easy)
+            inFlight.subtract(1, ordering: .relaxed)
             transfer.complete(code)
         }
+    }
+
+    /// Under `multiLock`: ends a transfer that curl did not finish.
+    private func end(_ transfer: CurlTransfer, with error: NetworkError) {
+        inFlight.subtract(1, ordering: .relaxed)
+        transfer.fail(error)
     }
 
     // MARK: - Curl's callbacks, under multiLock

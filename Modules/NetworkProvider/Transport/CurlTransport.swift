@@ -6,16 +6,20 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// A ``Transport`` that calls libcurl directly: one multi handle, driven with libcurl's
-/// event API on a thread of its own, so connections are reused across every request (HTTP/1.1
-/// keep-alive, and HTTP/2 multiplexing where the server offers it).
+/// A ``Transport`` that calls libcurl directly: multi handles driven with libcurl's event API,
+/// each on a thread of its own, so connections are reused across requests (HTTP/1.1 keep-alive,
+/// and HTTP/2 multiplexing where the server offers it).
+///
+/// Every transport shares the process's multi handles, one per active core, and hands each
+/// transfer to the one with the fewest in flight, so that a busy process spreads its sockets over
+/// every core.
 ///
 /// The deadline is curl's total timeout (`CURLOPT_TIMEOUT_MS`); cancelling removes the transfer
 /// from the multi handle at once; a streamed body pauses its transfer while the reader is a
 /// buffer behind.
 ///
-/// The transport and its thread live as long as the process; use ``shared`` unless you need a
-/// different size limit.
+/// The multi handles and their threads live as long as the process; making more transports costs
+/// nothing more.
 ///
 /// A process that forks must `exec` in the child before the child sends a request through a
 /// `CurlTransport` made in the parent: the child has no copy of the transport's thread.
@@ -26,52 +30,81 @@ public final class CurlTransport: Transport {
     /// The largest body accepted, in bytes, after decoding.
     public let maximumResponseSize: Int
 
-    /// Internal for tests, which look at its sockets.
-    let loop: CurlMultiLoop
+    /// Internal for tests, which look at their sockets.
+    let loops: [CurlMultiLoop]
+    /// The process's loops, one per active core, shared by every transport made with the public
+    /// initializer.
+    private static let sharedLoops = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map {
+        CurlMultiLoop(threadName: "CurlTransport \($0)")
+    }
 
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_ALL))
     }()
 
-    /// Creates a transport with its own multi handle and thread.
+    /// Creates a transport over the process's shared multi handles.
     ///
     /// - Parameter maximumResponseSize: The largest body accepted, in bytes, after decoding.
     public init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize) {
         _ = Self.globalInit
         self.maximumResponseSize = maximumResponseSize
-        loop = CurlMultiLoop(threadName: "CurlTransport")
+        loops = Self.sharedLoops
+    }
+
+    /// Creates a transport with `loopCount` multi handles and threads of its own, which live as
+    /// long as the process: for tests that need a loop nobody else uses, and for benchmarks.
+    package init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize, loopCount: Int) {
+        _ = Self.globalInit
+        self.maximumResponseSize = maximumResponseSize
+        loops = (0..<max(1, loopCount)).map { CurlMultiLoop(threadName: "CurlTransport own \($0)") }
+    }
+
+    /// The loop with the fewest transfers in flight, the first of them on a tie: requests made one
+    /// after another stay on one loop and its warm connection, concurrent ones spread out.
+    private func nextLoop() -> CurlMultiLoop {
+        guard loops.count > 1 else { return loops[0] }
+        var best = loops[0]
+        var fewest = best.transfersInFlight
+        for loop in loops.dropFirst() where fewest > 0 {
+            let count = loop.transfersInFlight
+            if count < fewest { (best, fewest) = (loop, count) }
+        }
+        return best
     }
 
     /// Sends `request` through libcurl and returns the whole response.
     public func send(_ request: URLRequest) async throws(NetworkError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled }
         let transfer = try CurlTransfer(request: request, limit: maximumResponseSize)
-        return try await run(transfer) { continuation in transfer.mode = .buffered(continuation) }
+        return try await run(transfer, on: nextLoop()) { continuation in
+            transfer.mode = .buffered(continuation)
+        }
     }
 
     /// Sends `request` through libcurl and returns when the response's head has arrived.
     public func stream(_ request: URLRequest) async throws(NetworkError) -> TransportStream {
         if Task.isCancelled { throw .cancelled }
         let transfer = try CurlTransfer(request: request, limit: maximumResponseSize)
+        let loop = nextLoop()
         let (body, source) = ResponseBody.makeStream(
-            onDemand: { [weak self, weak transfer] in
-                guard let self, let transfer else { return }
-                self.loop.post(.resume(transfer))
+            onDemand: { [weak transfer] in
+                guard let transfer else { return }
+                loop.post(.resume(transfer))
             },
-            onTermination: { [weak self, weak transfer] in
-                guard let self, let transfer else { return }
+            onTermination: { [weak transfer] in
+                guard let transfer else { return }
                 transfer.cancelRequested.store(true, ordering: .releasing)
-                self.loop.post(.cancel(transfer))
+                loop.post(.cancel(transfer))
             })
-        return try await run(transfer) { continuation in
+        return try await run(transfer, on: loop) { continuation in
             transfer.mode = .streaming(head: continuation, body: body, source: source)
         }
     }
 
-    /// Hands `transfer` to the multi handle and waits for its outcome; cancelling the calling task
-    /// cancels it, at whatever moment that happens.
+    /// Hands `transfer` to `loop`'s multi handle, which keeps it to the end, and waits for its
+    /// outcome; cancelling the calling task cancels it, at whatever moment that happens.
     private func run<Outcome: Sendable>(
-        _ transfer: CurlTransfer,
+        _ transfer: CurlTransfer, on loop: CurlMultiLoop,
         configure: (CheckedContinuation<Result<Outcome, NetworkError>, Never>) -> Void
     ) async throws(NetworkError) -> Outcome {
         let result = await withTaskCancellationHandler {
