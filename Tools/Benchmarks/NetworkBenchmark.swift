@@ -99,6 +99,10 @@ struct NetworkBenchmark: AsyncParsableCommand {
                 ratio(Peers.providerCurl, Peers.rawAHC, goal: "≥ 1.0×")
             ),
             (
+                "provider/CurlTransport ÷ the same over 1 loop",
+                ratio(Peers.providerCurl, Peers.providerCurlOneLoop, goal: "—")
+            ),
+            (
                 "provider/CurlTransport ÷ raw URLSession",
                 ratio(Peers.providerCurl, Peers.rawURLSession, goal: "≥ 2×")
             ),
@@ -161,6 +165,7 @@ private struct Peers {
     static let providerAHC = "provider over AsyncHTTPClientTransport"
     static let rawCurl = "raw CurlTransport"
     static let providerCurl = "provider over CurlTransport"
+    static let providerCurlOneLoop = "provider over CurlTransport, 1 loop"
 
     let all: [(String, @Sendable () async throws -> Void)]
     private let client: HTTPClient
@@ -182,6 +187,9 @@ private struct Peers {
             transport: AsyncHTTPClientTransport.shared, retryPolicy: .never)
         let overCurl = NetworkProvider<NetworkBenchmark.Ping>(
             transport: CurlTransport.shared, retryPolicy: .never)
+        // One multi handle instead of one per core: what the loops per core are weighed against.
+        let overCurlOneLoop = NetworkProvider<NetworkBenchmark.Ping>(
+            transport: CurlTransport(loopCount: 1), retryPolicy: .never)
         all = [
             (Self.rawURLSession, { @Sendable in _ = try await session.data(for: request) }),
             (
@@ -203,6 +211,7 @@ private struct Peers {
             (Self.providerAHC, { @Sendable in _ = try await overAHC.request(target) }),
             (Self.rawCurl, { @Sendable in _ = try await CurlTransport.shared.send(request) }),
             (Self.providerCurl, { @Sendable in _ = try await overCurl.request(target) }),
+            (Self.providerCurlOneLoop, { @Sendable in _ = try await overCurlOneLoop.request(target) }),
         ]
     }
 
