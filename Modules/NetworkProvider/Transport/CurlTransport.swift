@@ -35,7 +35,7 @@ public final class CurlTransport: Transport {
     /// The process's loops, one per active core, shared by every transport made with the public
     /// initializer.
     private static let sharedLoops = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map {
-        CurlMultiLoop(threadName: "CurlTransport \($0)")
+        CurlMultiLoop(threadName: "curl loop \($0)")
     }
 
     private static let globalInit: Void = {
@@ -56,7 +56,7 @@ public final class CurlTransport: Transport {
     package init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize, loopCount: Int) {
         _ = Self.globalInit
         self.maximumResponseSize = maximumResponseSize
-        loops = (0..<max(1, loopCount)).map { CurlMultiLoop(threadName: "CurlTransport own \($0)") }
+        loops = (0..<max(1, loopCount)).map { CurlMultiLoop(threadName: "curl own loop \($0)") }
     }
 
     /// The loop with the fewest transfers in flight, the first of them on a tie: requests made one
