@@ -51,7 +51,7 @@ let modules: [Module] = [
         testDependencies: ["Domain", "NetworkProvider", "LocalProvider", "HTTPTestServer"]),
     .feature(
         "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"],
-        testDependencies: ["RIBs", "HeadlessUI"]),
+        testDependencies: ["RIBs", "HeadlessUI", "Layout"]),
     .feature(
         "Todo",
         dependencies: ["RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"],
@@ -73,7 +73,7 @@ let modules: [Module] = [
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root",
+            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
         ],
         testDependencies: [
             .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage, "Domain",
