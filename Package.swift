@@ -63,7 +63,9 @@ let modules: [Module] = [
         dependencies: [
             "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI",
         ],
-        testDependencies: ["RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI"]),
+        testDependencies: [
+            "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "HeadlessUITesting",
+        ]),
     .feature(
         "Root", dependencies: ["RIBs", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
         testDependencies: [

@@ -47,9 +47,14 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
     }
 
     override func loadView() {
-        view = ProfileView(
+        let profileView = ProfileView(
             name: nameLabel, bio: bioLabel, image: imageView, buttons: [refreshButton, favoriteButton],
             count: favoritesLabel)
+        profileView.onSelectFavorite = { [weak self] index in
+            // The reactor browses by steps from the favourite shown.
+            self?.listener?.didBrowseFavorites(offset: index - (self?.state?.browsedFavorite ?? 0))
+        }
+        view = profileView
     }
 
     override func viewDidLoad() {
