@@ -51,7 +51,7 @@ let modules: [Module] = [
         testDependencies: ["Domain", "NetworkProvider", "LocalProvider", "HTTPTestServer"]),
     .feature(
         "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"],
-        testDependencies: ["RIBs", "HeadlessUI"]),
+        testDependencies: ["RIBs", "HeadlessUI", "Layout"]),
     .feature(
         "Todo",
         dependencies: ["RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"],
@@ -63,7 +63,9 @@ let modules: [Module] = [
         dependencies: [
             "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI",
         ],
-        testDependencies: ["RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI"]),
+        testDependencies: [
+            "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "HeadlessUITesting",
+        ]),
     .feature(
         "Root", dependencies: ["RIBs", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
         testDependencies: [
@@ -73,7 +75,7 @@ let modules: [Module] = [
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root",
+            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
         ],
         testDependencies: [
             .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage, "Domain",
@@ -99,8 +101,9 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
-            "Layout", "RibcageTool", "HeadlessUI", "DeclarativeUI", "Domain", "Data", "Reactor", "Root",
-            .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
+            "Layout", "RibcageTool", "HeadlessUI", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data",
+            "Reactor",
+            "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
             .histogram,
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),

@@ -176,7 +176,11 @@ final class AppShellController: ViewController, WindowControllable {
 
             Ctrl-L redraws, Ctrl-Z suspends, Ctrl-C quits. Esc, q or Enter closes this.
             """
-        present(TextSheetController(title: "Keys and commands", text: text))
+        // Over the whole window: a sheet with a margin would show slivers of the screen under it
+        // at its edges, cut mid-word, since this one takes all the room there is.
+        let sheet = TextSheetController(title: "Keys and commands · Esc closes", text: text)
+        sheet.modalPresentationStyle = .fullScreen
+        present(sheet)
     }
 }
 

@@ -1,41 +1,43 @@
+import AddTodo
+import HeadlessUI
+import Profile
+import Todo
+
 /// Where each typed command lives, so that a command typed on the wrong screen says where to go
-/// instead of "unknown", and the help lists what the other screens offer.
+/// instead of "unknown", and the help lists what the other screens offer. The commands are the
+/// screens' own declarations (`TodoCommands`, `AddTodoCommands`, `ProfileCommands`), from which
+/// those screens make their key commands; only the screens' names and ways there are written
+/// here. `CommandPlacesTests` checks each screen on display against its place.
 enum CommandPlaces {
     struct Place {
         /// The screen, as a sentence names it: "the Todo list".
         let screen: String
         /// How to get there: "press Tab or type `tab todo`".
         let howToGetThere: String
-        /// Its typed commands, as the help shows them.
-        let commands: [(usage: String, help: String)]
+        /// Its typed commands, as the screen declares them.
+        let commands: [KeyCommand.Declaration]
+
+        init(screen: String, howToGetThere: String, declarations: [KeyCommand.Declaration]) {
+            self.screen = screen
+            self.howToGetThere = howToGetThere
+            commands = declarations.filter { $0.name != nil }
+        }
     }
 
     static let todoList = Place(
         screen: "the Todo list", howToGetThere: "type `tab todo` (and `back` from a form)",
-        commands: [
-            ("new", "add a todo"), ("done N", "mark row N done or not"), ("edit N TITLE", "rename row N"),
-            ("delete N", "delete row N"), ("undo", "put back what delete or clear removed"),
-            ("clear", "delete every done todo"), ("filter all|active|done", "which todos show"),
-            ("scroll up|down", "scroll a page"),
-        ])
+        declarations: TodoCommands.all)
     static let newTodo = Place(
         screen: "the New todo form", howToGetThere: "type `new` on the Todo list first",
-        commands: [("save TITLE", "add the todo"), ("cancel", "leave the form")])
+        declarations: AddTodoCommands.all)
     static let profile = Place(
-        screen: "the Profile tab", howToGetThere: "type `tab profile`",
-        commands: [
-            ("refresh", "another photo"), ("fav", "keep the photo or drop it"),
-            ("favs", "browse the favourites"),
-            ("name TEXT", "set your name"), ("bio TEXT", "set your bio"),
-        ])
+        screen: "the Profile tab", howToGetThere: "type `tab profile`", declarations: ProfileCommands.all)
 
     static let all = [todoList, newTodo, profile]
 
     /// The place whose commands include `name`.
     static func place(of name: String) -> Place? {
-        all.first { place in
-            place.commands.contains { $0.usage.split(separator: " ").first.map(String.init) == name }
-        }
+        all.first { place in place.commands.contains { $0.name == name } }
     }
 
     /// What the status line says for `name`, which nothing on screen knows.
@@ -50,11 +52,13 @@ enum CommandPlaces {
     /// each over its explanation.
     static func helpText(narrow: Bool = false) -> String {
         all.map { place in
-            let width = place.commands.map(\.usage.count).max() ?? 0
-            let lines = place.commands.map { usage, help in
+            let usages = place.commands.map { $0.usage ?? $0.name ?? "" }
+            let width = usages.map(\.terminalWidth).max() ?? 0
+            let lines = zip(usages, place.commands).map { usage, command in
                 narrow
-                    ? "  \(usage)\n      \(help)"
-                    : "  " + usage + String(repeating: " ", count: width - usage.count + 2) + help
+                    ? "  \(usage)\n      \(command.help)"
+                    : "  " + usage + String(repeating: " ", count: width - usage.terminalWidth + 2)
+                        + command.help
             }
             return "On \(place.screen):\n" + lines.joined(separator: "\n")
         }.joined(separator: "\n")

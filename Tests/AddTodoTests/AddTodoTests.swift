@@ -1,4 +1,5 @@
 import HeadlessUI
+import Layout
 import RIBs
 import Testing
 
@@ -61,12 +62,15 @@ struct AddTodoTests {
         #expect(interactor.listener === listener)
         #expect(interactor.router === router)
         let screen = try #require(router.viewControllable as? AddTodoViewController)
-        screen.loadViewIfNeeded()
-        #expect(screen.handle(try #require(TerminalCommand("save oat milk"))) == .handled)
+        // Typed as at the `:` prompt: along the responder chain of a window showing the form.
+        let window = Window(size: Size(width: 60, height: 12))
+        window.rootViewController = screen
+        window.makeKeyAndVisible()
+        #expect(window.perform(try #require(TerminalCommand("save oat milk"))) == .handled)
         #expect(screen.titleField.text == "oat milk")
         #expect(listener.submitted == ["oat milk"])
-        #expect(screen.handle(try #require(TerminalCommand("cancel"))) == .handled)
+        #expect(window.perform(try #require(TerminalCommand("cancel"))) == .handled)
         #expect(listener.cancelled == 1)
-        #expect(screen.handle(try #require(TerminalCommand("done 1"))) == .notHandled)
+        #expect(window.perform(try #require(TerminalCommand("done 1"))) == .notHandled)
     }
 }

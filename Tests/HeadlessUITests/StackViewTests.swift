@@ -40,6 +40,56 @@ struct StackViewTests {
         #expect(b.frame == Rect(x: 6, y: 0, width: 14, height: 3))
     }
 
+    @Test(
+        "fill breaks a tie of hugging priorities by index, as UIKit: the first views keep their size, the last stretches"
+    )
+    func fillStretchesTheLastOfTiedViews() throws {
+        for axis in [LayoutAxis.horizontal, .vertical] {
+            let views = [fixed(4, 4), fixed(6, 6), fixed(3, 3)]
+            let stack = StackView(arrangedSubviews: views)
+            stack.axis = axis
+            let root = try layOut(stack, in: Size(width: 20, height: 20))
+            let lengths = { views.map { axis == .horizontal ? $0.frame.width : $0.frame.height } }
+            #expect(lengths() == [4, 6, 10], "\(axis)")
+            // Whatever the room, on every layout.
+            root.frame = Rect(x: 0, y: 0, width: 17, height: 17)
+            try root.solveLayout()
+            #expect(lengths() == [4, 6, 7], "\(axis)")
+        }
+    }
+
+    @Test("fill breaks a tie of compression resistance by index: the last view shrinks first")
+    func fillShrinksTheLastOfTiedViews() throws {
+        let views = [fixed(4), fixed(6), fixed(3)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.axis = .horizontal
+        try layOut(stack, in: Size(width: 11, height: 1))
+        #expect(views.map(\.frame.width) == [4, 6, 1])
+    }
+
+    @Test(
+        "fill: priorities decide before the index, and the order follows the arrangement and intrinsic sizes")
+    func fillOrderFollowsPrioritiesAndChanges() throws {
+        let views = [ResizableView(width: 4), ResizableView(width: 6), ResizableView(width: 3)]
+        let stack = StackView(arrangedSubviews: views)
+        stack.axis = .horizontal
+        views[0].setContentHuggingPriority(.defaultLow - 1, for: .horizontal)
+        let root = try layOut(stack, in: Size(width: 20, height: 1))
+        #expect(views.map(\.frame.width) == [11, 6, 3], "the least hugging stretches, first or not")
+        views[0].setContentHuggingPriority(.defaultLow, for: .horizontal)
+        views[0].width = 7
+        try root.solveLayout()
+        #expect(views.map(\.frame.width) == [7, 6, 7], "a new intrinsic size is kept, the last stretches")
+        views[2].isHidden = true
+        try root.solveLayout()
+        #expect(views[0].frame.width == 7)
+        #expect(views[1].frame.width == 13, "the last one shown stretches")
+        stack.insertArrangedSubview(views[1], at: 0)
+        try root.solveLayout()
+        #expect(views[1].frame == Rect(x: 0, y: 0, width: 6, height: 1), "moved first, it keeps its size")
+        #expect(views[0].frame.width == 14)
+    }
+
     @Test func fillEquallyGivesEveryViewTheSameLength() throws {
         let views = [fixed(1), fixed(5), fixed(2)]
         let stack = StackView(arrangedSubviews: views)
@@ -145,4 +195,16 @@ final class FixedSizeView: View {
         super.init(frame: .zero)
     }
     override var intrinsicContentSize: Size { size }
+}
+
+/// A view whose intrinsic width can change, as a label's does with its text.
+final class ResizableView: View {
+    var width: Double {
+        didSet { invalidateIntrinsicContentSize() }
+    }
+    init(width: Double) {
+        self.width = width
+        super.init(frame: .zero)
+    }
+    override var intrinsicContentSize: Size { Size(width: width, height: 1) }
 }

@@ -2,6 +2,7 @@ import Domain
 import DomainTesting
 import Foundation
 import HeadlessUI
+import HeadlessUITesting
 import Layout
 import RIBs
 import Reactor
@@ -258,6 +259,40 @@ struct ProfileTests {
         await press(KeyPress(.escape))
         window.resize(to: Size(width: 80, height: 8))
         #expect(!lines().contains { $0.contains("5. sphynx") }, "the list goes with Esc")
+        interactor.deactivate()
+    }
+
+    @Test("a click on a listed favourite selects it and draws its photo; a click beside the list does not")
+    func clickAFavourite() async throws {
+        let breeds = ["tabby", "siamese", "persian"]
+        let (screen, interactor, window) = try await chelseaScreen(
+            size: Size(width: 80, height: 8), breeds: breeds)
+        for index in breeds.indices {
+            if index > 0 { await SentActions.during { interactor.didTapRefresh() }.reduced() }
+            await SentActions.during { interactor.didTapFavorite() }.reduced()
+        }
+        let pilot = TerminalPilot(window: window, size: Size(width: 80, height: 8))
+        func click(x: Int, y: Int) async {
+            await SentActions.during { pilot.click(x: x, y: y) }.reduced()
+            pilot.redraw(label: "after the click at \(x),\(y)")
+        }
+        await SentActions.during { pilot.press(KeyPress("v")) }.reduced()
+        pilot.redraw()
+        let lines = { pilot.screen.split(separator: "\n", omittingEmptySubsequences: false) }
+        #expect(lines()[3].hasPrefix(" › 1. tabby"), "\(pilot.screen)")
+        // Row 5 is the third favourite's: a click on its breed selects it.
+        await click(x: 6, y: 5)
+        #expect(lines()[5].hasPrefix(" › 3. persian"), "\(pilot.screen)")
+        #expect(lines()[3].hasPrefix("   1. tabby"))
+        #expect(pilot.screen.contains("★ 3 of 3: persian"))
+        #expect(screen.state?.browsedFavorite == 2)
+        #expect(screen.imageView.bitmap != nil, "the selected favourite's photo is drawn")
+        #expect(pilot.screen.contains("▀") || pilot.screen.contains("▄"), "the photo, as half blocks")
+        await click(x: 6, y: 4)
+        #expect(lines()[4].hasPrefix(" › 2. siamese"), "\(pilot.screen)")
+        // The photo's cells, right of the list, are not the list's.
+        await click(x: 60, y: 4)
+        #expect(screen.state?.browsedFavorite == 1, "a click on the photo selects nothing")
         interactor.deactivate()
     }
 

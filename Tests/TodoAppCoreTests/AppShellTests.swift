@@ -128,6 +128,14 @@ struct AppShellTests {
             let pilot = TerminalPilot(window: window, size: size)
             await press(pilot, KeyPress("?"))
             assertSnapshot(pilot.screen + "\n", named: "help-\(width)x\(height)")
+            // The help covers the screen cleanly: every row is the box's, edge to edge, with
+            // nothing of the list under it showing at the sides.
+            let rows = pilot.screen.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(rows.count == height)
+            for row in rows {
+                #expect(row.count == width, "a full row: \(row)")
+                #expect("╭│╰".contains(row.first ?? " ") && "╮│╯".contains(row.last ?? " "), "\(row)")
+            }
             await press(pilot, KeyPress(.escape), KeyPress(":"))
             pilot.type("edit 2 walk")
             assertSnapshot(pilot.screen + "\n", named: "prompt-\(width)x\(height)")

@@ -45,7 +45,10 @@ final class AppScreens: RootDependency {
         await SentActions.during { application.handle(.key(key)) }.reduced()
     }
 
+    /// Takes the screens off the window, then deactivates the tree, as a RIB's screens leave
+    /// before its interactor stops (else the leak detector reports them as still on screen).
     func close() {
+        window.rootViewController = nil
         router?.interactable.deactivate()
     }
 

@@ -28,6 +28,16 @@ enum Measurement {
         return samples.sorted()[samples.count / 2]
     }
 
+    /// Runs `body` `repetitions` times and returns the median of the seconds it measured
+    /// itself, for a time that starts or ends somewhere a clock around `body` cannot see, such
+    /// as the moment a child's frame was read.
+    static func medianOfMeasured(repetitions: Int, _ body: () async throws -> Double) async rethrows -> Double
+    {
+        var samples: [Double] = []
+        for _ in 0..<repetitions { samples.append(try await body()) }
+        return samples.sorted()[samples.count / 2]
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }

@@ -57,17 +57,17 @@ final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoVi
         listener?.didTapSave(title: titleField.text)
     }
 
-    override func handle(_ command: TerminalCommand) -> CommandResult {
-        switch command.name {
-        case "save":
-            titleField.text = command.text()
-            save()
-            return .handled
-        case "cancel":
-            listener?.didTapCancel()
-            return .handled
-        default:
-            return .notHandled
-        }
+    override var keyCommands: [KeyCommand] {
+        [
+            KeyCommand(AddTodoCommands.save) { [weak self] invocation in
+                self?.titleField.text = invocation.typedCommand?.text() ?? ""
+                self?.save()
+                return .handled
+            },
+            KeyCommand(AddTodoCommands.cancel) { [weak self] _ in
+                self?.listener?.didTapCancel()
+                return .handled
+            },
+        ]
     }
 }

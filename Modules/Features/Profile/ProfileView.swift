@@ -12,9 +12,10 @@ import Layout
 ///
 /// While the favourites are browsed, they are listed at the left of the photo, one breed a row,
 /// the one drawn marked; the list scrolls to keep it in sight, and is left out of a window
-/// narrower than ``minimumListedWidth``.
+/// narrower than ``minimumListedWidth``. A click on a row selects that favourite
+/// (``onSelectFavorite``).
 @MainActor
-final class ProfileView: View {
+final class ProfileView: View, MouseResponder {
     /// The list of favourites takes a third of the width at most, so needs this much to be shown.
     static let minimumListedWidth = 48.0
     /// Fewer rows of half blocks than this are a smear, not a photo.
@@ -36,6 +37,10 @@ final class ProfileView: View {
     private var favoriteRows: [Label] = []
     private var favorites: [String] = []
     private var selectedFavorite: Int?
+    /// The favourites listed, by index, and the cells of their rows, from the last layout.
+    private var listed: (indices: Range<Int>, frame: Rect) = (0..<0, .zero)
+    /// Called with a favourite's index when its row is clicked.
+    var onSelectFavorite: @MainActor (Int) -> Void = { _ in }
 
     init(name: Label, bio: Label, image: ImageView, buttons: [Button], count: Label) {
         self.name = name
@@ -112,7 +117,19 @@ final class ProfileView: View {
             row.isHighlighted = first + offset == selected
             row.frame = Rect(x: 1, y: 3 + Double(offset), width: listWidth, height: 1)
         }
+        listed = (
+            first..<first + visible, Rect(x: 1, y: 3, width: shown ? listWidth : 0, height: Double(visible))
+        )
         return shown ? listWidth : 0
+    }
+
+    /// A left click on a listed favourite selects it.
+    func handleMouse(_ event: MouseEvent, at point: Canvas.Position) -> Bool {
+        guard case .press(.left) = event.kind,
+            listed.frame.contains(Point(x: Double(point.x), y: Double(point.y)))
+        else { return false }
+        onSelectFavorite(listed.indices.lowerBound + point.y - Int(listed.frame.minY))
+        return true
     }
 
     /// Left to right, each button whole; the first that does not fit and every one after it are

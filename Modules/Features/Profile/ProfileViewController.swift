@@ -47,9 +47,14 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
     }
 
     override func loadView() {
-        view = ProfileView(
+        let profileView = ProfileView(
             name: nameLabel, bio: bioLabel, image: imageView, buttons: [refreshButton, favoriteButton],
             count: favoritesLabel)
+        profileView.onSelectFavorite = { [weak self] index in
+            // The reactor browses by steps from the favourite shown.
+            self?.listener?.didBrowseFavorites(offset: index - (self?.state?.browsedFavorite ?? 0))
+        }
+        view = profileView
     }
 
     override func viewDidLoad() {
@@ -130,55 +135,36 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
 
     override var keyCommands: [KeyCommand] {
         var commands = [
-            KeyCommand("Refresh", keys: [KeyPress("r")], typed: "refresh", help: "Fetch another photo") {
-                [weak self] _ in
+            KeyCommand(ProfileCommands.refresh) { [weak self] _ in
                 self?.listener?.didTapRefresh()
                 return .handled
             },
-            KeyCommand(
-                "Favourite", keys: [KeyPress("f")], typed: "fav",
-                help: "Keep the photo as a favourite, or drop it"
-            ) { [weak self] _ in
+            KeyCommand(ProfileCommands.favorite) { [weak self] _ in
                 self?.listener?.didTapFavorite()
                 return .handled
             },
-            KeyCommand(
-                "Favourites", keys: [KeyPress("v")], typed: "favs", help: "Browse the favourites (↑/↓, Esc)"
-            ) {
-                [weak self] _ in
+            KeyCommand(ProfileCommands.favorites) { [weak self] _ in
                 self?.listener?.didBrowseFavorites(offset: 0)
                 return .handled
             },
-            KeyCommand(
-                "Name", keys: [KeyPress("e")], typed: "name", usage: "name TEXT", help: "Set your name"
-            ) { [weak self] invocation in
+            KeyCommand(ProfileCommands.name) { [weak self] invocation in
                 self?.edit(invocation, field: "name") ?? .handled
             },
-            KeyCommand("Bio", keys: [KeyPress("b")], typed: "bio", usage: "bio TEXT", help: "Set your bio") {
-                [weak self] invocation in
+            KeyCommand(ProfileCommands.bio) { [weak self] invocation in
                 self?.edit(invocation, field: "bio") ?? .handled
             },
         ]
         if state?.browsedFavorite != nil {
             commands += [
-                KeyCommand(
-                    "Next", keys: [KeyPress(.right), KeyPress(.down), KeyPress("l"), KeyPress("j")],
-                    help: "The next favourite"
-                ) {
-                    [weak self] _ in
+                KeyCommand(ProfileCommands.next) { [weak self] _ in
                     self?.listener?.didBrowseFavorites(offset: 1)
                     return .handled
                 },
-                KeyCommand(
-                    "Previous", keys: [KeyPress(.left), KeyPress(.up), KeyPress("h"), KeyPress("k")],
-                    help: "The previous favourite"
-                ) {
-                    [weak self] _ in
+                KeyCommand(ProfileCommands.previous) { [weak self] _ in
                     self?.listener?.didBrowseFavorites(offset: -1)
                     return .handled
                 },
-                KeyCommand("Done", keys: [KeyPress(.escape)], help: "Back to the latest photo") {
-                    [weak self] _ in
+                KeyCommand(ProfileCommands.endBrowsing) { [weak self] _ in
                     self?.listener?.didBrowseFavorites(offset: nil)
                     return .handled
                 },

@@ -135,62 +135,39 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
 
     override var keyCommands: [KeyCommand] {
         [
-            KeyCommand("New", keys: [KeyPress("n")], typed: "new", help: "Add a todo") { [weak self] _ in
+            KeyCommand(TodoCommands.new) { [weak self] _ in
                 self?.listener?.didTapNew()
                 return .handled
             },
-            KeyCommand(
-                "Done", keys: [KeyPress(" "), KeyPress("x")], typed: "done", usage: "done N",
-                help: "Mark the selected todo (or row N) done, or not done"
-            ) { [weak self] invocation in
+            KeyCommand(TodoCommands.done) { [weak self] invocation in
                 self?.onRow(invocation) { self?.listener?.didToggle($0.id) } ?? .handled
             },
-            KeyCommand(
-                "Edit", keys: [KeyPress("e")], typed: "edit", usage: "edit N TITLE",
-                help: "Rename the selected todo (Enter), or rename row N to TITLE", showsInHelpBar: false
-            ) { [weak self] invocation in
+            KeyCommand(TodoCommands.edit) { [weak self] invocation in
                 self?.edit(invocation) ?? .handled
             },
-            KeyCommand(
-                "Delete", keys: [KeyPress("d"), KeyPress(.delete)], typed: "delete", usage: "delete N",
-                help: "Delete the selected todo, or row N (u undoes)"
-            ) { [weak self] invocation in
+            KeyCommand(TodoCommands.delete) { [weak self] invocation in
                 self?.onRow(invocation) { self?.listener?.didDelete($0.id) } ?? .handled
             },
-            KeyCommand(
-                "Undo", keys: [KeyPress("u")], typed: "undo",
-                help: "Put back what the last delete or clear removed"
-            ) { [weak self] _ in
+            KeyCommand(TodoCommands.undo) { [weak self] _ in
                 self?.listener?.didUndo()
                 return .handled
             },
-            KeyCommand(
-                "Filter", keys: [KeyPress("/")], typed: "filter", usage: "filter all|active|done",
-                help: "Show all, active or done todos (/ goes to the next)"
-            ) { [weak self] invocation in
+            KeyCommand(TodoCommands.filter) { [weak self] invocation in
                 self?.changeFilter(invocation) ?? .handled
             },
-            KeyCommand("Clear", typed: "clear", help: "Delete every done todo (u undoes)") { [weak self] _ in
+            KeyCommand(TodoCommands.clear) { [weak self] _ in
                 self?.listener?.didClearCompleted()
                 return .handled
             },
-            KeyCommand(
-                "Down", keys: [KeyPress("j")], help: "Select the next todo (Down)", showsInHelpBar: false
-            ) { [weak self] _ in
+            KeyCommand(TodoCommands.down) { [weak self] _ in
                 _ = self?.tableView.handleKey(KeyPress(.down))
                 return .handled
             },
-            KeyCommand(
-                "Up", keys: [KeyPress("k")], help: "Select the previous todo (Up)", showsInHelpBar: false
-            ) {
-                [weak self] _ in
+            KeyCommand(TodoCommands.up) { [weak self] _ in
                 _ = self?.tableView.handleKey(KeyPress(.up))
                 return .handled
             },
-            KeyCommand(
-                "Scroll", typed: "scroll", usage: "scroll up|down", help: "Scroll the list by a page",
-                showsInHelpBar: false
-            ) { [weak self] invocation in
+            KeyCommand(TodoCommands.scroll) { [weak self] invocation in
                 self?.scroll(invocation) ?? .handled
             },
         ]

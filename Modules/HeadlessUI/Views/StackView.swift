@@ -18,7 +18,9 @@ open class StackView: View {
     /// How arranged views share the stack's length, as `UIStackView.Distribution`.
     public enum Distribution: Sendable, Hashable {
         /// Fill the length; the view with the lowest hugging priority stretches, the one with the
-        /// lowest compression resistance shrinks.
+        /// lowest compression resistance shrinks. Where priorities tie, the index decides, as in
+        /// UIKit: the first views keep their intrinsic size and the last of the tied views
+        /// stretches or shrinks.
         case fill
         /// Fill the length with views of equal size.
         case fillEqually
@@ -79,6 +81,8 @@ open class StackView: View {
     private var spacerGuides: [LayoutGuide] = []
     /// The visible arranged views the current constraints were made for.
     private var arrangedFor: [ObjectIdentifier] = []
+    /// The views given a place in the order that breaks their priorities' ties (``Distribution/fill``).
+    private var tieOrdered: [View] = []
     private var needsArrangement = true
 
     /// Creates a stack of `arrangedSubviews` (vertical, filling, no spacing).
@@ -149,5 +153,22 @@ open class StackView: View {
         managedConstraints = made.constraints
         spacerGuides = made.guides
         LayoutConstraint.activate(managedConstraints)
+        orderTies(of: visible)
+    }
+
+    /// With ``Distribution/fill``, each visible view but the last keeps its intrinsic length
+    /// before the views after it when their priorities tie; otherwise no view is ordered.
+    private func orderTies(of visible: [View]) {
+        let ordered = distribution == .fill ? Array(visible.dropLast()) : []
+        for view in tieOrdered where !ordered.contains(where: { $0 === view }) {
+            view.setContentPriorityTieOrder(nil, for: .horizontal)
+            view.setContentPriorityTieOrder(nil, for: .vertical)
+        }
+        let across: LayoutAxis = axis == .horizontal ? .vertical : .horizontal
+        for (index, view) in ordered.enumerated() {
+            view.setContentPriorityTieOrder(index, for: axis)
+            view.setContentPriorityTieOrder(nil, for: across)
+        }
+        tieOrdered = ordered
     }
 }

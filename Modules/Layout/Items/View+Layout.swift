@@ -84,6 +84,20 @@ extension View {
         invalidateIntrinsicContentSize()
     }
 
+    /// Orders this view among views whose content priorities tie, along `axis`: with `order`
+    /// 0 it keeps its intrinsic size before every view with a higher order, and before every
+    /// view with no order, when they hug (or resist compression) at the same priority. `nil`
+    /// takes the view out of the order. This is how a filling `StackView` (HeadlessUI) resolves a tie by
+    /// the index of its arranged views, as UIKit's does.
+    ///
+    /// The order adds the view's intrinsic size once more at a priority a hair below its own,
+    /// `order + 1` thousandths lower, so it only decides what the priorities leave open.
+    package func setContentPriorityTieOrder(_ order: Int?, for axis: LayoutAxis) {
+        guard contentPriorityTieOrders[axis] != order else { return }
+        contentPriorityTieOrders[axis] = order
+        invalidateIntrinsicContentSize()
+    }
+
     // MARK: Baselines
 
     // MARK: Layout direction
@@ -228,6 +242,22 @@ extension View {
                     priority: contentCompressionResistancePriority(for: axis),
                     identifier: "NSContentSizeLayoutConstraint(compression)", location: nil,
                     origin: .contentSize))
+            if let order = contentPriorityTieOrders[axis] {
+                let step = Double(order + 1) / 1_000
+                for (relation, priority) in [
+                    (Relation.lessThanOrEqual, contentHuggingPriority(for: axis)),
+                    (.greaterThanOrEqual, contentCompressionResistancePriority(for: axis)),
+                ] where !priority.isRequired {
+                    made.append(
+                        LayoutConstraint(
+                            item: self, attribute: attribute, relatedBy: relation, toItem: nil,
+                            attribute: nil,
+                            multiplier: 1, constant: value,
+                            priority: LayoutPriority(priority.rawValue - step),
+                            identifier: "NSContentSizeLayoutConstraint(tie order \(order))", location: nil,
+                            origin: .contentSize))
+                }
+            }
         }
         return made
     }

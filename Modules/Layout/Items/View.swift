@@ -64,6 +64,9 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
     var safeAreaGuide: LayoutGuide?
     var huggingPriorities: [LayoutAxis: LayoutPriority] = [:]
     var compressionPriorities: [LayoutAxis: LayoutPriority] = [:]
+    /// This view's place in the order that breaks ties of its content priorities, by axis (see
+    /// ``setContentPriorityTieOrder(_:for:)``).
+    var contentPriorityTieOrders: [LayoutAxis: Int] = [:]
 
     /// Creates a view with `frame` (in its superview's coordinates).
     public init(frame: Rect = .zero) {
