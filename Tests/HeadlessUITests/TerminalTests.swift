@@ -1,5 +1,6 @@
 import Foundation
 import HeadlessUI
+import HeadlessUITesting
 import Layout
 import Testing
 

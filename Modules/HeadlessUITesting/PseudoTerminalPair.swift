@@ -3,21 +3,29 @@
 #endif
 
 /// A fresh pseudo-terminal: the controlling side, and the terminal side a program is given.
-struct PseudoTerminalPair {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+///
+/// Both descriptors close on exec, so that a child another test spawns meanwhile (a tmux server
+/// lives long) does not keep the terminal side open; a program given it through
+/// `posix_spawn_file_actions_adddup2` gets copies that stay open.
+package struct PseudoTerminalPair: Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
-    let master: Int32
-    let slave: Int32
+    package let master: Int32
+    package let slave: Int32
 
     /// Opens one, `columns` by `rows` cells of `cellPixels` (0 by 0: the pixels unknown, as many
     /// terminals report); both descriptors belong to the caller.
-    static func open(
+    package static func open(
         columns: UInt16 = 80, rows: UInt16 = 24, cellPixels: (width: UInt16, height: UInt16) = (0, 0)
     ) throws -> PseudoTerminalPair {
         // posix_openpt and friends are not in Swift's Glibc module; these are what they do.
-        let master = Glibc.open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        let master = Glibc.open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else {
             throw Failure(description: "no /dev/ptmx: \(String(cString: strerror(errno)))")
         }
@@ -37,7 +45,7 @@ struct PseudoTerminalPair {
         var size = winsize(
             ws_row: rows, ws_col: columns, ws_xpixel: columns * cellPixels.width,
             ws_ypixel: rows * cellPixels.height)
-        let slave = Glibc.open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        let slave = Glibc.open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0, ioctl(master, UInt(TIOCSWINSZ), &size) == 0 else {
             close(master)
             if slave >= 0 { close(slave) }
@@ -45,18 +53,4 @@ struct PseudoTerminalPair {
         }
         return PseudoTerminalPair(master: master, slave: slave)
     }
-}
-
-/// Makes a child spawned with `attributes` start as from a shell: with no signal blocked and
-/// every signal at its default action (the spawning thread may have a dispatch worker's mask,
-/// and a child that blocks SIGHUP or SIGTSTP would neither hang up nor suspend), plus `flags`.
-func startAsFromAShell(_ attributes: inout posix_spawnattr_t, flags: Int32 = 0) {
-    var none = sigset_t()
-    var all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(
-        &attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | flags))
 }
