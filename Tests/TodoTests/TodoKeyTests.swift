@@ -14,33 +14,10 @@ import Testing
 @MainActor
 @Suite("Todo's keys: selection, toggle, delete and undo, filter, rename")
 struct TodoKeyTests {
-    let dependency = TodoDependencyMock(titles: ["milk"])
-    let router: TodoRouter
-    let window = Window(size: Size(width: 60, height: 16))
+    let todo: TodoInAWindow
 
     init() throws {
-        let built = TodoBuilder(dependency: dependency).build(withListener: TodoListenerMock())
-        router = try #require(built as? TodoRouter)
-        let list = try #require(router.viewController as? TodoViewController)
-        window.rootViewController = NavigationController(rootViewController: list)
-        window.makeKeyAndVisible()
-        router.interactable.activate()
-        router.load()
-    }
-
-    /// Performs `line` on the window, expecting it handled, and returns once its actions are on
-    /// the screen.
-    private func perform(_ line: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async {
-        var result = CommandResult.notHandled
-        await SentActions.during {
-            if let command = TerminalCommand(line) { result = window.perform(command) }
-        }.reduced()
-        #expect(result == .handled, sourceLocation: sourceLocation)
-    }
-
-    /// Sends `key` to the window and returns once its actions are on the screen.
-    private func press(_ key: KeyPress) async {
-        await SentActions.during { window.send(.key(key)) }.reduced()
+        todo = try TodoInAWindow()
     }
 
     @Test(
@@ -50,41 +27,41 @@ struct TodoKeyTests {
         for title in [
             "eggs", "bread", "jam", "tea", "rice", "oats", "figs", "kale", "nuts", "plums", "dates",
         ] {
-            await perform("new")
-            await perform("save \(title)")
+            await todo.perform("new")
+            await todo.perform("save \(title)")
         }
-        let list = try #require(router.viewController as? TodoViewController)
+        let list = todo.list
         #expect(list.tableView.selectedRow == 11, "a new todo is selected")
-        await press(KeyPress(.home))
-        await press(KeyPress("j"))
-        await press(KeyPress(.down))
-        await press(KeyPress("k"))
+        await todo.press(KeyPress(.home))
+        await todo.press(KeyPress("j"))
+        await todo.press(KeyPress(.down))
+        await todo.press(KeyPress("k"))
         #expect(list.tableView.selectedRow == 1)
-        await press(KeyPress(" "))
-        #expect(dependency.repository.savedTodos[1].isDone)
-        let screen = window.render().lines
+        await todo.press(KeyPress(" "))
+        #expect(todo.dependency.repository.savedTodos[1].isDone)
+        let screen = todo.window.render().lines
         #expect(
             screen.contains { $0.contains("›  2. [x] eggs") }, "the selection shows without colour: \(screen)"
         )
         #expect(screen.contains { $0.contains("   3. [ ] bread") }, "numbers right-aligned past 9")
-        await press(KeyPress("d"))
-        #expect(!dependency.repository.savedTodos.contains { $0.title == "eggs" })
-        await press(KeyPress("u"))
-        #expect(dependency.repository.savedTodos.last?.title == "eggs")
-        await press(KeyPress("/"))
+        await todo.press(KeyPress("d"))
+        #expect(!todo.dependency.repository.savedTodos.contains { $0.title == "eggs" })
+        await todo.press(KeyPress("u"))
+        #expect(todo.dependency.repository.savedTodos.last?.title == "eggs")
+        await todo.press(KeyPress("/"))
         #expect(list.filter == .active)
-        await press(KeyPress("/"))
+        await todo.press(KeyPress("/"))
         #expect(list.filter == .done)
-        #expect(try dependency.preferences.loadPreferences().filter == .done)
-        await press(KeyPress("/"))
-        await press(KeyPress(.home))
-        await press(KeyPress(.enter))
-        let sheet = try #require(window.topmostController as? TextEntrySheet)
+        #expect(try todo.dependency.preferences.loadPreferences().filter == .done)
+        await todo.press(KeyPress("/"))
+        await todo.press(KeyPress(.home))
+        await todo.press(KeyPress(.enter))
+        let sheet = try #require(todo.window.topmostController as? TextEntrySheet)
         #expect(sheet.field.text == "milk")
-        await press(KeyPress("s"))
-        await press(KeyPress(.enter))
-        #expect(window.topmostController !== sheet)
-        #expect(dependency.repository.savedTodos.first?.title == "milks")
-        router.interactable.deactivate()
+        await todo.press(KeyPress("s"))
+        await todo.press(KeyPress(.enter))
+        #expect(todo.window.topmostController !== sheet)
+        #expect(todo.dependency.repository.savedTodos.first?.title == "milks")
+        todo.router.interactable.deactivate()
     }
 }
