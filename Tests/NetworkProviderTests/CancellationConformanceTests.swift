@@ -17,8 +17,8 @@ struct CancellationConformanceTests {
         // The server never answers in time, so a lost cancellation shows as a request that runs
         // into its timeout and ends `.timeout` instead of `.cancelled`: the outcome, not a
         // stopwatch, is what proves no cancellation was lost. Eight requests at a time keep the
-        // transport busy, and each is cancelled 0 to 150 µs after it starts: from before the
-        // transport has it to after it is on the wire.
+        // transport busy, and each is cancelled 0 to 150 µs after it starts, by the canceller's
+        // thread: from before the transport has it to after it is on the wire.
         //
         // How long a request takes to end after its cancel is measured by this test's own task,
         // which needs a cooperative thread to run. In a plain `swift test` every suite of the
@@ -35,6 +35,7 @@ struct CancellationConformanceTests {
         let request = slow
         let transport = kind.transport
         let clock = ContinuousClock()
+        let canceller = Canceller.shared
         var outcomes: [String: Int] = [:]
         var waits: [Duration] = []
         waits.reserveCapacity(20_000)
@@ -43,18 +44,16 @@ struct CancellationConformanceTests {
                 for lane in 0..<8 {
                     group.addTask {
                         let sending = Task { try await transport.send(request) }
-                        // A spin, not a sleep: tens of microseconds, finer than any timer.
-                        let cancelAt = clock.now + .nanoseconds((round * 8 + lane) * 7_919 % 150_000)
-                        while clock.now < cancelAt {}
-                        sending.cancel()
-                        let cancelledAt = clock.now
+                        let cancel = canceller.cancel(
+                            sending, at: clock.now + .nanoseconds((round * 8 + lane) * 7_919 % 150_000))
                         let outcome: String =
                             switch await sending.result {
                             case .failure(NetworkError.cancelled): "cancelled"
                             case .failure(let error): "\(error)"
                             case .success: "answered"
                             }
-                        return (outcome, clock.now - cancelledAt)
+                        let ended = clock.now
+                        return (outcome, ended - (cancel.cancelledAt ?? ended))
                     }
                 }
                 var results: [(String, Duration)] = []
@@ -87,15 +86,15 @@ struct CancellationConformanceTests {
         let request = URLRequest(url: server.url("/api/moved"))
         let transport = kind.transport
         let clock = ContinuousClock()
+        let canceller = Canceller.shared
         var outcomes: [String: Int] = [:]
         for round in 0..<1_000 {
             let results = await withTaskGroup(of: String.self) { group in
                 for lane in 0..<8 {
                     group.addTask {
                         let sending = Task { try await transport.send(request) }
-                        let cancelAt = clock.now + .nanoseconds((round * 8 + lane) * 7_919 % 400_000)
-                        while clock.now < cancelAt {}
-                        sending.cancel()
+                        canceller.cancel(
+                            sending, at: clock.now + .nanoseconds((round * 8 + lane) * 7_919 % 400_000))
                         return switch await sending.result {
                         case .failure(NetworkError.cancelled): "cancelled"
                         case .success(let response): "HTTP \(response.statusCode)"

@@ -43,33 +43,29 @@ struct CurlMultiLoopTests {
     @Test("3,000 requests cancelled as they start each end cancelled, once")
     func cancelRacesTheFastPathAdd() async throws {
         // The loop is idle between requests, so each request starts its transfer on its own
-        // thread (the fast path). A thread of the test's own cancels it 0 to 120 µs after `send`
-        // began: before the add, during it, and after it, with the connection under way. The
-        // server never answers in time, so a cancel that is lost shows as a request still
-        // running; a request resumed twice stops the process (a checked continuation). The
+        // thread (the fast path). The test cancels it 0 to 120 µs after `send` began, from the
+        // canceller's thread: before the add, during it, and after it, with the connection under
+        // way. The server never answers in time, so a cancel that is lost shows as a request
+        // still running; a request resumed twice stops the process (a checked continuation). The
         // deadline only trips on a hang.
-        //
-        // The timing needs a spin, finer than any timer; it runs on the canceller's thread, never
-        // on one of the cooperative pool's two threads, where it would hold up the very task it
-        // waits for and every other suite in the process (a spin here, waiting for the request's
-        // task to start, once stalled a plain `swift test` for a minute).
         let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 60) }
         defer { server.stop() }
         let transport = CurlTransport(loopCount: 1)
         var slow = URLRequest(url: server.url("/api/slow"))
         slow.timeoutInterval = 50
         let request = slow
-        let canceller = Canceller()
-        defer { canceller.stop() }
+        let canceller = Canceller.shared
         let outcomes = await finishing(within: .seconds(120)) {
+            let clock = ContinuousClock()
             var outcomes: [String: Int] = [:]
             for index in 0..<3_000 {
-                let started = StartSignal()
+                let (started, start) = AsyncStream.makeStream(of: Void.self)
                 let sending = Task {
-                    started.raise()
+                    start.finish()
                     return try await transport.send(request)
                 }
-                canceller.cancel(sending, after: .nanoseconds(index * 7_919 % 120_000), once: started)
+                for await _ in started {}
+                canceller.cancel(sending, at: clock.now + .nanoseconds(index * 7_919 % 120_000))
                 let outcome: String =
                     switch await sending.result {
                     case .failure(NetworkError.cancelled): "cancelled"
@@ -155,81 +151,6 @@ private func finishing<Result: Sendable>(
             outcome.resume(await work())
             watchdog.cancel()
         }
-    }
-}
-
-/// Raised once, from any thread, by a task as it starts; waited for by the canceller's thread.
-private final class StartSignal: Sendable {
-    private let raised = Atomic(false)
-    private let condition = NSCondition()
-
-    func raise() {
-        raised.store(true, ordering: .releasing)
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Returns once raised: spins for up to `spin`, which a task about to start takes in the
-    /// usual case, then sleeps until it is.
-    func wait(spinningFor spin: Duration) {
-        let clock = ContinuousClock()
-        let spinUntil = clock.now + spin
-        while !raised.load(ordering: .acquiring) {
-            guard clock.now < spinUntil else {
-                condition.lock()
-                while !raised.load(ordering: .acquiring) { condition.wait() }
-                condition.unlock()
-                return
-            }
-        }
-    }
-}
-
-/// Cancels each task handed to it a set time after the task started, from a thread of its own.
-private final class Canceller: Sendable {
-    private struct Job: Sendable {
-        let started: StartSignal
-        let delay: Duration
-        let cancel: @Sendable () -> Void
-    }
-
-    /// `nil` ends the thread.
-    private let jobs = Mutex<[Job?]>([])
-    private let posted = DispatchSemaphore(value: 0)
-
-    init() {
-        let thread = Thread { [self] in
-            let clock = ContinuousClock()
-            while let job = next() {
-                job.started.wait(spinningFor: .microseconds(200))
-                let cancelAt = clock.now + job.delay
-                while clock.now < cancelAt {}
-                job.cancel()
-            }
-        }
-        thread.name = "Canceller"
-        thread.start()
-    }
-
-    /// Cancels `task` `delay` after `started` is raised.
-    func cancel<Success: Sendable, Failure: Error>(
-        _ task: Task<Success, Failure>, after delay: Duration, once started: StartSignal
-    ) {
-        post(Job(started: started, delay: delay, cancel: { task.cancel() }))
-    }
-
-    /// Ends the thread once the jobs posted before are done.
-    func stop() { post(nil) }
-
-    private func post(_ job: Job?) {
-        jobs.withLock { $0.append(job) }
-        posted.signal()
-    }
-
-    private func next() -> Job? {
-        posted.wait()
-        return jobs.withLock { $0.removeFirst() }
     }
 }
 
