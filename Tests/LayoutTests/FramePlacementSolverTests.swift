@@ -8,6 +8,17 @@ import Testing
 struct FramePlacementSolverTests {
     let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))
 
+    /// Adds `views` to `parent` (the root when `nil`), in order.
+    func add(_ views: View..., to parent: View? = nil) {
+        for view in views { (parent ?? root).addSubview(view) }
+    }
+
+    /// Sets `view`'s frame, as an app places a view, and lays the root out.
+    func move(_ view: View, to frame: Rect) throws {
+        view.frame = frame
+        try root.solveLayout()
+    }
+
     /// Whether the solver holds `view`'s frame as edit variables.
     func isInSolver(_ view: View) -> Bool {
         root.solverEdits.contains { $0.variable === view.layoutVariables.width }
@@ -20,8 +31,7 @@ struct FramePlacementSolverTests {
         root.addSubview(row)
         row.addSubview(label)
         row.frame = Rect(x: 3, y: 4, width: 20, height: 1)
-        label.frame = Rect(x: 2, y: 0, width: 10, height: 1)
-        try root.solveLayout()
+        try move(label, to: Rect(x: 2, y: 0, width: 10, height: 1))
         #expect(root.solverConstraints.isEmpty)
         #expect(root.solverEdits.count == 4, "the root's frame only")
         #expect(row.frame == Rect(x: 3, y: 4, width: 20, height: 1))
@@ -31,12 +41,10 @@ struct FramePlacementSolverTests {
         #expect(label.layoutVariables.width.value == 10)
 
         let calls = (row.layoutSubviewsCalls, label.layoutSubviewsCalls)
-        row.frame = Rect(x: 3, y: 5, width: 20, height: 1)
-        try root.solveLayout()
+        try move(row, to: Rect(x: 3, y: 5, width: 20, height: 1))
         #expect(label.layoutVariables.top.value == 5)
         #expect(row.layoutSubviewsCalls == calls.0, "a move alone does not lay the row out again")
-        row.frame = Rect(x: 3, y: 5, width: 24, height: 1)
-        try root.solveLayout()
+        try move(row, to: Rect(x: 3, y: 5, width: 24, height: 1))
         #expect(row.layoutSubviewsCalls == calls.0 + 1, "a new size does")
         #expect(label.layoutSubviewsCalls == calls.1)
     }
@@ -45,10 +53,8 @@ struct FramePlacementSolverTests {
     func joiningAndLeaving() throws {
         let anchor = Tag(0)
         let follower = View()
-        root.addSubview(anchor)
-        root.addSubview(follower)
-        anchor.frame = Rect(x: 2, y: 1, width: 5, height: 2)
-        try root.solveLayout()
+        add(anchor, follower)
+        try move(anchor, to: Rect(x: 2, y: 1, width: 5, height: 2))
         #expect(!isInSolver(anchor))
 
         try follower.ndl.makeConstraints { make in
@@ -59,8 +65,7 @@ struct FramePlacementSolverTests {
         try root.solveLayout()
         #expect(isInSolver(anchor))
         #expect(follower.frame == Rect(x: 8, y: 1, width: 3, height: 3))
-        anchor.frame = Rect(x: 10, y: 2, width: 6, height: 2)
-        try root.solveLayout()
+        try move(anchor, to: Rect(x: 10, y: 2, width: 6, height: 2))
         #expect(follower.frame == Rect(x: 17, y: 2, width: 3, height: 3))
 
         follower.ndl.removeConstraints()
@@ -68,8 +73,7 @@ struct FramePlacementSolverTests {
         #expect(!isInSolver(anchor))
         #expect(root.solverConstraints.isEmpty)
         #expect(anchor.frame == Rect(x: 10, y: 2, width: 6, height: 2))
-        anchor.frame = Rect(x: 0, y: 0, width: 4, height: 1)
-        try root.solveLayout()
+        try move(anchor, to: Rect(x: 0, y: 0, width: 4, height: 1))
         #expect(anchor.frame == Rect(x: 0, y: 0, width: 4, height: 1))
         #expect(anchor.layoutVariables.width.value == 4)
     }
@@ -79,8 +83,7 @@ struct FramePlacementSolverTests {
         let anchor = View()
         root.addSubview(anchor)
         for x in 0..<5 {
-            anchor.frame = Rect(x: Double(x), y: 0, width: 3, height: 1)
-            try root.solveLayout()
+            try move(anchor, to: Rect(x: Double(x), y: 0, width: 3, height: 1))
         }
         let badge = View()
         root.addSubview(badge)
@@ -101,8 +104,7 @@ struct FramePlacementSolverTests {
         let body = View(frame: Rect(x: 1, y: 1, width: 18, height: 4))
         let untouched = View(frame: Rect(x: 0, y: 0, width: 5, height: 1))
         let mark = View()
-        root.addSubview(card)
-        root.addSubview(untouched)
+        add(card, untouched)
         card.addSubview(body)
         root.addSubview(mark)
         try mark.ndl.makeConstraints { make in
@@ -115,8 +117,7 @@ struct FramePlacementSolverTests {
         #expect(!isInSolver(untouched))
         #expect(mark.frame == Rect(x: 28, y: 6, width: 1, height: 1))
 
-        card.frame = Rect(x: 0, y: 0, width: 20, height: 6)
-        try root.solveLayout()
+        try move(card, to: Rect(x: 0, y: 0, width: 20, height: 6))
         #expect(mark.frame == Rect(x: 18, y: 4, width: 1, height: 1))
 
         mark.removeFromSuperview()
@@ -141,8 +142,7 @@ struct FramePlacementSolverTests {
         try root.solveLayout()
         #expect(!isInSolver(panel), "no constraint refers to the panel")
         #expect(label.frame == Rect(x: 2, y: 1, width: 6, height: 1))
-        panel.frame = Rect(x: 0, y: 0, width: 20, height: 5)
-        try root.solveLayout()
+        try move(panel, to: Rect(x: 0, y: 0, width: 20, height: 5))
         #expect(label.frame == Rect(x: 12, y: 4, width: 6, height: 1))
     }
 
@@ -152,10 +152,8 @@ struct FramePlacementSolverTests {
         let right = View(frame: Rect(x: 20, y: 0, width: 20, height: 10))
         let chip = View(frame: Rect(x: 1, y: 1, width: 4, height: 1))
         let shadow = View()
-        root.addSubview(left)
-        root.addSubview(right)
-        left.addSubview(chip)
-        left.addSubview(shadow)
+        add(left, right)
+        add(chip, shadow, to: left)
         try shadow.ndl.makeConstraints { make in
             make.top.equalTo(chip.ndl.bottom)
             make.left.width.equalTo(chip)
@@ -192,8 +190,7 @@ struct FramePlacementSolverTests {
     func switchingWhileInTheSolver() throws {
         let box = View(frame: Rect(x: 1, y: 1, width: 2, height: 1))
         let follower = View()
-        root.addSubview(box)
-        root.addSubview(follower)
+        add(box, follower)
         try follower.ndl.makeConstraints { make in
             make.left.equalTo(box.ndl.right)
             make.top.equalTo(box)
