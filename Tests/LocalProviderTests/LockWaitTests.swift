@@ -19,7 +19,7 @@ struct LockWaitTests {
     func waitersLeaveThePoolFree() async throws {
         let folder = try TemporaryFolder()
         let key = StorageKey<String>("name")
-        let waiting = try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
+        let waiting = try await whileAnotherProcessHoldsTheLock(of: folder) {
             let waiting = Waiters()
             for index in 0..<Self.waiters {
                 // Stores of both kinds, each with a queue of its own.
@@ -50,15 +50,12 @@ struct LockWaitTests {
 
     @Test("cancelling the task ends the wait for the lock with CancellationError, and nothing changes")
     func cancellationEndsTheWait() async throws {
-        let folder = try TemporaryFolder()
-        let key = StorageKey<String>("name")
         // Far longer than a cancelled wait takes: a wait that ignored the cancellation would end
         // with lockTimeout instead, failing the test.
-        let plist = try PlistFileStore(root: folder.url, lockTimeout: .seconds(30))
-        let journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: .seconds(30))
-        try await plist.save("before", for: key)
-        try await journal.append(.add("before"))
-        try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
+        let stores = try StoresInAFolder(lockTimeout: .seconds(30))
+        let (folder, key, plist, journal) = (stores.folder, stores.key, stores.plist, stores.journal)
+        try await stores.save("before")
+        try await whileAnotherProcessHoldsTheLock(of: folder) {
             let save = Task { try await plist.save("during", for: key) }
             let append = Task { try await journal.append(.add("during")) }
             try await #require(waitingThreads(in: folder.url, reach: 2), "both are waiting for the lock")
@@ -69,8 +66,7 @@ struct LockWaitTests {
             #expect(FolderLock.waitingThreads(in: folder.url) == 0)
         }
         #expect(try await plist.load(key) == "before")
-        let reopened = try await JournaledStore<Shelf>(folder: folder.url, name: "shelf").load()
-        #expect(reopened.value.titles == ["before"])
+        #expect(try await stores.shelfOnDisk() == ["before"])
         // The store that was cancelled works on.
         try await journal.append(.add("after"))
         #expect(journal.value?.titles == ["before", "after"])
@@ -78,24 +74,19 @@ struct LockWaitTests {
 
     @Test("a task cancelled before it saves still saves when no other process holds the lock")
     func cancelledTaskSavesWithoutContention() async throws {
-        let folder = try TemporaryFolder()
-        let key = StorageKey<String>("name")
-        let plist = try PlistFileStore(root: folder.url, lockTimeout: .seconds(30))
-        let journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: .seconds(30))
+        let stores = try StoresInAFolder(lockTimeout: .seconds(30))
+        let (folder, key, plist, journal) = (stores.folder, stores.key, stores.plist, stores.journal)
         // An interactor cancelled on detach that saves its last state on the way out.
         try await Task {
             withUnsafeCurrentTask { $0?.cancel() }
             #expect(Task.isCancelled)
-            try await plist.save("last", for: key)
-            try await journal.append(.add("last"))
+            try await stores.save("last")
         }.value
         #expect(try await plist.load(key) == "last")
-        #expect(
-            try await JournaledStore<Shelf>(folder: folder.url, name: "shelf").load().value.titles == ["last"]
-        )
+        #expect(try await stores.shelfOnDisk() == ["last"])
 
         // With another process holding the lock, the same cancelled task stops at once.
-        try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
+        try await whileAnotherProcessHoldsTheLock(of: folder) {
             await Task {
                 withUnsafeCurrentTask { $0?.cancel() }
                 await #expect(throws: CancellationError.self) { try await plist.save("during", for: key) }
@@ -107,15 +98,10 @@ struct LockWaitTests {
 
     @Test("while a change waits for another process's lock, the store's other members hold no pool thread")
     func membersDoNotWaitBehindAWaitingChange() async throws {
-        let folder = try TemporaryFolder()
-        let key = StorageKey<String>("name")
-        let plist = try PlistFileStore(root: folder.url, lockTimeout: .seconds(120))
-        let journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: .seconds(120))
-        try await plist.save("before", for: key)
-        try await journal.append(.add("before"))
-        let (streams, save, append) = try await whileProbeRuns(
-            ["hold-lock", folder.url.path], untilItPrints: "locked"
-        ) {
+        let stores = try StoresInAFolder(lockTimeout: .seconds(120))
+        let (folder, key, plist, journal) = (stores.folder, stores.key, stores.plist, stores.journal)
+        try await stores.save("before")
+        let (streams, save, append) = try await whileAnotherProcessHoldsTheLock(of: folder) {
             // The same stores: each change holds its store's queue while it waits.
             let save = Task { try await plist.save("during", for: key) }
             let append = Task { try await journal.append(.add("during")) }
@@ -145,7 +131,7 @@ struct LockWaitTests {
         let folder = try TemporaryFolder()
         let leftover = folder.file(".name.plist.\(UUID().uuidString).tmp")
         try Data("cut short".utf8).write(to: leftover)
-        try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
+        try await whileAnotherProcessHoldsTheLock(of: folder) {
             // The holder may be writing it: opening neither waits nor removes it.
             _ = try PlistFileStore(root: folder.url, lockTimeout: .seconds(30))
             #expect(FileManager.default.fileExists(atPath: leftover.path))
@@ -156,13 +142,10 @@ struct LockWaitTests {
 
     @Test("a wait longer than the lock timeout fails with a typed error, in either form, and changes nothing")
     func lockTimeout() async throws {
-        let folder = try TemporaryFolder()
-        let key = StorageKey<String>("name")
-        let store = try PlistFileStore(root: folder.url, lockTimeout: .milliseconds(200))
-        let journal = JournaledStore<Shelf>(
-            folder: folder.url, name: "shelf", lockTimeout: .milliseconds(200))
+        let stores = try StoresInAFolder(lockTimeout: .milliseconds(200))
+        let (folder, key, store, journal) = (stores.folder, stores.key, stores.plist, stores.journal)
         try await store.save("before", for: key)
-        try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked") {
+        try await whileAnotherProcessHoldsTheLock(of: folder) {
             let asyncError = await #expect(throws: StorageError.self) {
                 try await store.save("during", for: key)
             }
@@ -184,6 +167,40 @@ struct LockWaitTests {
         #expect(try await store.load(key) == "after")
         #expect(try await journal.load().value.titles.isEmpty)
     }
+}
+
+/// A temporary folder with a store of each kind in it, both waiting at most `lockTimeout` for
+/// the folder's lock.
+private struct StoresInAFolder: Sendable {
+    let folder: TemporaryFolder
+    let key = StorageKey<String>("name")
+    let plist: PlistFileStore
+    let journal: JournaledStore<Shelf>
+
+    init(lockTimeout: Duration) throws {
+        folder = try TemporaryFolder()
+        plist = try PlistFileStore(root: folder.url, lockTimeout: lockTimeout)
+        journal = JournaledStore<Shelf>(folder: folder.url, name: "shelf", lockTimeout: lockTimeout)
+    }
+
+    /// Saves `title` with both stores: the plist's value, and an entry added to the shelf.
+    func save(_ title: String) async throws {
+        try await plist.save(title, for: key)
+        try await journal.append(.add(title))
+    }
+
+    /// The shelf's titles as a store opened afresh reads them from the folder.
+    func shelfOnDisk() async throws -> [String] {
+        try await JournaledStore<Shelf>(folder: folder.url, name: "shelf").load().value.titles
+    }
+}
+
+/// Runs `body` while another process (the storage probe) holds `folder`'s lock; the probe is
+/// killed with SIGKILL after.
+private func whileAnotherProcessHoldsTheLock<T: Sendable>(
+    of folder: TemporaryFolder, _ body: @Sendable () async throws -> T
+) async throws -> T {
+    try await whileProbeRuns(["hold-lock", folder.url.path], untilItPrints: "locked", body)
 }
 
 /// The synchronous form of `save`, which a function that is not async calls.
