@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ import Testing
 /// let exit = try await tmux.waitForExit()
 /// #expect(exit.status == 0 && exit.settingsRestored)
 /// ```
-package struct Tmux: Sendable {
+package final class Tmux: Sendable {
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
 
@@ -47,26 +48,21 @@ package struct Tmux: Sendable {
     /// The pane, for tmux commands that name one.
     package var target: String { "test" }
 
+    /// The server's pid, once started.
+    private let server = Mutex<pid_t?>(nil)
+
     /// A server of its own, not started yet (``start(command:environment:columns:rows:)``
     /// starts it). ``close()`` it when the test ends (`defer`).
     package init() {}
 
-    /// Kills the server, on a thread of its own that the caller does not wait for, and removes
-    /// the pid file and the socket file a killed server can leave behind.
+    /// Ends the server (SIGTERM: tmux exits and hangs up its pane's programs) and removes the
+    /// pid file and the socket file it leaves. It waits for nothing, so `defer` can call it from
+    /// async code, and the server is told before the test process can exit.
     package func close() {
-        let socket = socket
-        let pidFile = pidFile
-        Thread {
-            // Cleaning up: a server that cannot be killed dies with its last pane (`exec sleep`).
-            if let pid = try? ChildProcess.spawn(
-                ["tmux", "-L", socket, "kill-server"], fileActions: Self.quiet)
-            {
-                _ = ChildProcess.wait(for: pid)
-            }
-            try? FileManager.default.removeItem(atPath: pidFile)
-            let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
-            try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
-        }.start()
+        if let pid = server.withLock({ $0 }) { kill(pid, SIGTERM) }
+        unlink(pidFile)
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(directory)/tmux-\(getuid())/\(socket)")
     }
 
     /// Standard input and error on /dev/null.
@@ -94,6 +90,11 @@ package struct Tmux: Sendable {
             arguments += ["-e", "\(key)=\(value)"]
         }
         try await run(arguments + [command])
+        let pid = try await run(["display-message", "-p", "#{pid}"])
+        guard let pid = pid_t(pid.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(description: "tmux did not say its server's pid: \(pid)")
+        }
+        server.withLock { $0 = pid }
     }
 
     /// Starts `arguments` (a path, then its arguments) as ``start(command:environment:columns:rows:)``
