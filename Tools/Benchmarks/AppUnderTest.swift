@@ -163,15 +163,19 @@ struct AppUnderTest {
 
     /// Runs the app full screen on an 80×24 pseudo-terminal of its own while `body` drives it
     /// (given the moment just before the process was started), then quits it with `q` and
-    /// awaits its end.
-    private func onTerminal<Result: Sendable>(
-        _ body: (BenchTerminal, ContinuousClock.Instant) async throws -> Result
+    /// awaits its end. Offline, or against the photo API at `api`.
+    func onTerminal<Result: Sendable>(
+        api: URL? = nil, _ body: (BenchTerminal, ContinuousClock.Instant) async throws -> Result
     ) async throws -> Result {
         let terminal = try BenchTerminal(width: 80, height: 24)
+        var childEnvironment = environment.updating(Self.terminalEnvironment)
+        if let api {
+            childEnvironment = childEnvironment.updating(["TODOAPP_API_BASE_URL": api.absoluteString])
+        }
         let started = ContinuousClock.now
         let run = try await Subprocess.run(
-            .path(FilePath(executable.path)), arguments: ["--offline"],
-            environment: environment.updating(Self.terminalEnvironment),
+            .path(FilePath(executable.path)), arguments: api == nil ? ["--offline"] : [],
+            environment: childEnvironment,
             input: .fileDescriptor(terminal.slave, closeAfterSpawningProcess: true),
             output: .fileDescriptor(terminal.slave, closeAfterSpawningProcess: false), error: .discarded
         ) { _ in

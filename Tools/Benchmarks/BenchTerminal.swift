@@ -88,7 +88,12 @@ final class BenchTerminal: Sendable {
         }
         let expiry = Task { [weak self] in
             try await Task.sleep(for: timeout)
-            self?.fail(id, Failure(description: "the screen did not show what was awaited within \(timeout)"))
+            guard let self else { return }
+            let screen = self.screen.text
+            self.fail(
+                id,
+                Failure(description: "the screen did not show what was awaited within \(timeout):\n\(screen)")
+            )
         }
         defer { expiry.cancel() }
         return try await withCheckedThrowingContinuation { continuation in

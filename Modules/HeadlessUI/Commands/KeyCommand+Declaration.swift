@@ -49,10 +49,4 @@ extension KeyCommand {
             declaration.title, keys: declaration.keys, typed: declaration.name, usage: declaration.usage,
             help: declaration.help, showsInHelpBar: declaration.showsInHelpBar, action: action)
     }
-
-    /// What this command is, apart from what it does.
-    public var declaration: Declaration {
-        Declaration(
-            title, keys: keys, typed: name, usage: usage, help: help, showsInHelpBar: showsInHelpBar)
-    }
 }
