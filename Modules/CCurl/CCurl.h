@@ -12,6 +12,7 @@
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -65,6 +66,19 @@ static inline CURLcode ribcage_curl_easy_unpause(CURL *handle) {
 
 /// What a write callback returns to pause its transfer (the data is delivered again later).
 static const size_t ribcage_curl_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+
+/// Opens curl's sockets close-on-exec: libcurl 7.88 opens them without it, so a child process
+/// started without closing inherited descriptors would keep the parent's connections open.
+static inline curl_socket_t ribcage_curl_open_socket_cloexec(
+    void *context, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)context;
+    (void)purpose;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+static inline CURLcode ribcage_curl_easy_open_sockets_cloexec(CURL *handle) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, ribcage_curl_open_socket_cloexec);
+}
 
 /// Names the calling thread for the kernel (ps, top, perf), which keeps the first 15 bytes.
 static inline void ribcage_set_thread_name(const char *name) {

@@ -5,6 +5,10 @@ import Testing
 
 @testable import NetworkProvider
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -38,6 +42,36 @@ struct CurlMultiLoopTests {
         #expect(try socketsHeld(to: server.port) == 0)
         let load = transport.loops[0].load
         #expect(load.transfers == 0 && load.sockets == 0, "still tracked: \(load)")
+    }
+
+    @Test("Curl's sockets are closed on exec, so a child process holds no connection of ours")
+    func socketsAreCloseOnExec() async throws {
+        // libcurl 7.88 opens its sockets without SOCK_CLOEXEC; a program that starts a child
+        // without closing inherited descriptors would leave the child holding the connection,
+        // which the server then never sees closed. /proc/self/fdinfo shows each descriptor's
+        // open flags in octal, O_CLOEXEC among them. The request is held open by a late answer,
+        // so its socket is still there however long this test waits for a thread.
+        let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 60) }
+        defer { server.stop() }
+        let transport = CurlTransport(loopCount: 1)
+        let request = URLRequest(url: server.url("/api/slow"))
+        let sending = Task { try await transport.send(request) }
+        defer { sending.cancel() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        var descriptors: [String] = []
+        while descriptors.isEmpty, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+            descriptors = try socketDescriptors(to: server.port)
+        }
+        #expect(descriptors.count == 1, "the request's connection")
+        for descriptor in descriptors {
+            let info = try String(contentsOfFile: "/proc/self/fdinfo/\(descriptor)", encoding: .utf8)
+            let flags = info.split(separator: "\n").first { $0.hasPrefix("flags:") }
+                .flatMap { Int($0.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8) }
+            let closeOnExec = 0o2_000_000
+            #expect(flags.map { $0 & closeOnExec != 0 } == true, "descriptor \(descriptor): \(info)")
+        }
     }
 
     @Test("3,000 requests cancelled as they start each end cancelled, once")
@@ -113,26 +147,26 @@ struct CurlMultiLoopTests {
     }
 }
 
-/// The sockets of this process connected to `port` on the loopback interface, from the
-/// kernel's tables: /proc/net/tcp names each connection's socket inode, /proc/self/fd names the
-/// inodes this process holds.
+/// How many sockets this process holds connected to `port` on the loopback interface.
 private func socketsHeld(to port: UInt16) throws -> Int {
-    let table = try String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8)
-    let remotePort = String(format: ":%04X", port)
-    var inodes: Set<String> = []
-    for line in table.split(separator: "\n").dropFirst() {
-        let fields = line.split(separator: " ")
-        // sl, local_address, rem_address, st, tx:rx, tr:when, retrnsmt, uid, timeout, inode
-        guard fields.count > 9, fields[2].hasSuffix(remotePort) else { continue }
-        inodes.insert(String(fields[9]))
-    }
+    try socketDescriptors(to: port).count
+}
+
+/// The descriptors of this process's sockets connected to `port` on the loopback interface:
+/// each descriptor in /proc/self/fd whose peer (`getpeername`) is 127.0.0.1:`port`.
+private func socketDescriptors(to port: UInt16) throws -> [String] {
     let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
-    return descriptors.count { descriptor in
-        guard
-            let target = try? FileManager.default.destinationOfSymbolicLink(
-                atPath: "/proc/self/fd/\(descriptor)")
-        else { return false }  // closed between the listing and the look
-        return target.hasPrefix("socket:[") && inodes.contains(String(target.dropFirst(8).dropLast()))
+    return descriptors.filter { name in
+        guard let descriptor = Int32(name) else { return false }
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+        }
+        // Not a connected socket, or closed between the listing and the look.
+        guard named == 0, address.sin_family == sa_family_t(AF_INET) else { return false }
+        return UInt16(bigEndian: address.sin_port) == port
+            && address.sin_addr.s_addr == inet_addr("127.0.0.1")
     }
 }
 

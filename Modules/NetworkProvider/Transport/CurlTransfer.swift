@@ -67,6 +67,7 @@ final class CurlTransfer: @unchecked Sendable {
         // NetworkProvider follows redirects itself, the same way for every transport.
         _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
         _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
+        _ = ribcage_curl_easy_open_sockets_cloexec(easy)
         _ = ribcage_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         _ = ribcage_curl_easy_setopt_long(
             easy, CURLOPT_TIMEOUT_MS, Int((max(0.001, timeout) * 1_000).rounded()))
