@@ -15,7 +15,11 @@ enum Reachability {
         let answer = Answer()
         return await withCheckedContinuation { continuation in
             answer.continuation = continuation
-            Task.detached { answer.give(resolves(host)) }
+            // getaddrinfo blocks for as long as the resolver takes: on a thread of its own, so
+            // that a hanging resolver never holds one of the cooperative pool's threads.
+            let lookup = Thread { answer.give(resolves(host)) }
+            lookup.name = "Reachability lookup"
+            lookup.start()
             Task.detached {
                 try? await Task.sleep(for: timeout)
                 answer.give(false)
