@@ -35,6 +35,10 @@ final class URLSessionExchange: @unchecked Sendable {
         var redirectRefused = false
     }
 
+    /// Where tasks are cancelled: `cancel()` waits for the session's work queue, so it gets a
+    /// serial queue, whose thread is not one of the cooperative pool's.
+    private static let cancels = DispatchQueue(label: "NetworkProvider.URLSessionExchange.cancels")
+
     let task: URLSessionDataTask
     private let limit: Int
     private let timeout: TimeInterval
@@ -97,8 +101,9 @@ final class URLSessionExchange: @unchecked Sendable {
         source?.fail(reason)
         guard state.withLock({ $0.taskCancelled }) else { return }
         // Not inline: on Swift 6.3, cancel() inside a task-cancellation handler can deadlock (#5417).
+        // Nor on `DispatchQueue.global()`: on Linux its threads are the cooperative pool's.
         let task = task
-        DispatchQueue.global().async { task.cancel() }
+        Self.cancels.async { task.cancel() }
     }
 
     /// Tells FoundationNetworking not to follow a redirect: the 3xx is the response.
@@ -244,13 +249,18 @@ final class URLSessionExchange: @unchecked Sendable {
     }
 }
 
-/// A one-shot timer on a global queue that can be cancelled, and then leaves nothing scheduled.
+/// A one-shot timer that can be cancelled, and then leaves nothing scheduled.
+///
+/// It fires on a serial queue rather than `DispatchQueue.global()`, whose threads on Linux are
+/// the cooperative pool's: a deadline must not wait for a busy pool to fire.
 private struct Deadline: @unchecked Sendable {
     // @unchecked: a dispatch source may be cancelled from any thread.
     private let source: any DispatchSourceTimer
 
+    private static let queue = DispatchQueue(label: "NetworkProvider.URLSessionExchange.deadlines")
+
     init(after seconds: TimeInterval, _ handler: @escaping @Sendable () -> Void) {
-        source = DispatchSource.makeTimerSource(queue: .global())
+        source = DispatchSource.makeTimerSource(queue: Self.queue)
         source.schedule(deadline: .now() + max(0.001, seconds))
         source.setEventHandler(handler: handler)
         source.resume()
