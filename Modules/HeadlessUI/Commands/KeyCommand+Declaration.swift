@@ -29,7 +29,15 @@ extension KeyCommand {
         /// Whether the help bar shows it; the help text lists every command.
         public var showsInHelpBar: Bool
 
-        /// Declares a command; the parameters are ``KeyCommand/init(_:keys:typed:usage:help:showsInHelpBar:action:)``'s.
+        /// Declares a command.
+        ///
+        /// - Parameters:
+        ///   - title: The short name for the help bar.
+        ///   - keys: The key presses that run it.
+        ///   - typed: The word that runs it at a prompt; kept lowercase.
+        ///   - usage: How it is typed with its arguments, for the help text.
+        ///   - help: What it does, for the help text.
+        ///   - showsInHelpBar: Whether the help bar lists it (it needs a key for that).
         public init(
             _ title: String, keys: [KeyPress] = [], typed: String? = nil, usage: String? = nil, help: String,
             showsInHelpBar: Bool = true
@@ -43,10 +51,4 @@ extension KeyCommand {
         }
     }
 
-    /// The command `declaration` declares, doing `action`.
-    public init(_ declaration: Declaration, action: @escaping @MainActor (Invocation) -> CommandResult) {
-        self.init(
-            declaration.title, keys: declaration.keys, typed: declaration.name, usage: declaration.usage,
-            help: declaration.help, showsInHelpBar: declaration.showsInHelpBar, action: action)
-    }
 }

@@ -23,6 +23,7 @@
 /// controller, the top of a navigation stack, the selected tab, then their parents). Typed
 /// commands take the same way (``Window/perform(_:)``). A deeper controller's command hides a
 /// parent's with the same key or name, in the help too.
+@dynamicMemberLookup
 public struct KeyCommand {
     /// How a command was run.
     public enum Invocation: Sendable, Hashable {
@@ -44,42 +45,38 @@ public struct KeyCommand {
         }
     }
 
-    /// The short name the help bar shows next to the key: `New`.
-    public var title: String
-    /// The keys that run the command; the first is the one the help shows.
-    public var keys: [KeyPress]
-    /// The word that runs it at a prompt (lowercase), if it can be typed.
-    public var name: String?
-    /// How it is typed, with its arguments: `edit N TITLE`. The name when `nil`.
-    public var usage: String?
-    /// A sentence for the help text: what the command does.
-    public var help: String
-    /// Whether the help bar shows it; the help text lists every command.
-    public var showsInHelpBar: Bool
+    /// What the command is: its title, keys, typed form and help. Its fields read through the
+    /// command too (`command.title`, `command.keys`).
+    public var declaration: Declaration
     let action: @MainActor (Invocation) -> CommandResult
 
-    /// Declares a command.
+    /// The command `declaration` declares, doing `action`.
     ///
-    /// - Parameters:
-    ///   - title: The short name for the help bar.
-    ///   - keys: The key presses that run it.
-    ///   - typed: The word that runs it at a prompt.
-    ///   - usage: How it is typed with its arguments, for the help text.
-    ///   - help: What it does, for the help text.
-    ///   - showsInHelpBar: Whether the help bar lists it (it needs a key for that).
-    ///   - action: Runs the command; return ``CommandResult/failed(_:)`` with a reason when it
-    ///     cannot be done.
+    /// - Parameter action: Runs the command; return ``CommandResult/failed(_:)`` with a reason
+    ///   when it cannot be done.
+    public init(_ declaration: Declaration, action: @escaping @MainActor (Invocation) -> CommandResult) {
+        self.declaration = declaration
+        self.action = action
+    }
+
+    /// Declares a command and what it does in one place, for a command no other screen or help
+    /// needs to read; the parameters before `action` are
+    /// ``Declaration/init(_:keys:typed:usage:help:showsInHelpBar:)``'s.
     public init(
         _ title: String, keys: [KeyPress] = [], typed: String? = nil, usage: String? = nil, help: String,
         showsInHelpBar: Bool = true, action: @escaping @MainActor (Invocation) -> CommandResult
     ) {
-        self.title = title
-        self.keys = keys
-        name = typed?.lowercased()
-        self.usage = usage
-        self.help = help
-        self.showsInHelpBar = showsInHelpBar
-        self.action = action
+        self.init(
+            Declaration(
+                title, keys: keys, typed: typed, usage: usage, help: help, showsInHelpBar: showsInHelpBar),
+            action: action)
+    }
+
+    /// The declaration's field at `keyPath`, to read or change: `command.title` is
+    /// `command.declaration.title`.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Declaration, Value>) -> Value {
+        get { declaration[keyPath: keyPath] }
+        set { declaration[keyPath: keyPath] = newValue }
     }
 
     /// Runs the command as `invocation`.
@@ -90,7 +87,7 @@ public struct KeyCommand {
 
     /// Whether `press` runs the command.
     public func matches(_ press: KeyPress) -> Bool {
-        keys.contains(press)
+        declaration.keys.contains(press)
     }
 
     /// The help text for `commands`: one line each, the first key and the typed form in a
