@@ -3,7 +3,7 @@ import HeadlessUI
 /// A titled button that runs an action when tapped, as SwiftUI's `Button`; a HeadlessUI
 /// ``HeadlessUI/Button`` view. In files that import both modules, `Button` means this element.
 public struct Button: Element, PrimitiveElement {
-    /// The title.
+    /// The words drawn between the brackets: `[ Refresh ]`.
     public var title: String
     /// What a tap does.
     public var action: @MainActor () -> Void

@@ -7,7 +7,7 @@ public struct Picture: Element, PrimitiveElement {
     public var image: Image?
     /// The decoded pixels, if any.
     public var bitmap: Bitmap?
-    /// The caption.
+    /// The line under the pixels, or inside the stand-in's box; `nil` for none.
     public var caption: String?
 
     /// A stand-in for `image` with a caption.

@@ -3,7 +3,7 @@ import HeadlessUI
 /// Text that wraps at words to the width it gets, as SwiftUI's `Text`; a ``Label`` with no line
 /// limit.
 public struct Text: Element, PrimitiveElement {
-    /// The text.
+    /// What it says, wrapped at words; a newline starts a new line.
     public var content: String
     var isBold = false
 

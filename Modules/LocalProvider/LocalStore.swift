@@ -52,7 +52,8 @@ public protocol LocalStore: Sendable {
 
 /// A stored value and when it expires.
 public struct StoredEntry<Value: Sendable>: Sendable {
-    /// The value.
+    /// The value as ``LocalStore/load(_:)`` would return it: an entry is never read once it
+    /// has expired.
     public var value: Value
     /// When it expires, or `nil` for never (or unknown).
     public var expiresAt: Date?

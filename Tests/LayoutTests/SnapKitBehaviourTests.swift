@@ -330,7 +330,7 @@ struct SnapKitBehaviourTests {
     }
 
     @Test("the original RIBs-todo app's horizontal and vertical spellings and .constant(_:) that adds")
-    func seedSpellings() throws {
+    func originalAppSpellings() throws {
         try view.ndl.makeConstraints { make in
             make.horizontal.equalToSuperview()
             make.top.equalTo(root).constant(2).constant(3)

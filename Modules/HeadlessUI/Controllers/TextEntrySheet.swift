@@ -54,7 +54,7 @@ open class TextEntrySheet: ViewController {
         }
     }
 
-    /// The field.
+    /// The field, so that what is typed goes into it from the start.
     open override var preferredFocusedView: View? { field }
 
     /// Esc cancels.

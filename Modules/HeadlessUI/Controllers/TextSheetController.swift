@@ -23,7 +23,7 @@ open class TextSheetController: ViewController {
         modalPresentationStyle = .formSheet
     }
 
-    /// The text view.
+    /// The sheet is its text view alone: the box, title and scrolling are the view's.
     open override func loadView() {
         view = textView
     }

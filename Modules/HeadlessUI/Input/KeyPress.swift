@@ -11,7 +11,7 @@
 /// `"a"` with control), except for the keys that have their own name: Tab, Enter, Backspace and
 /// Esc.
 public struct KeyPress: Sendable, Hashable, CustomStringConvertible {
-    /// Which key.
+    /// A key by what it means, whichever of the sequences for it the terminal sent.
     public enum Key: Sendable, Hashable {
         /// A printable character; letters pressed with Ctrl are lowercase.
         case character(Character)
@@ -31,15 +31,16 @@ public struct KeyPress: Sendable, Hashable, CustomStringConvertible {
         case left
         /// The Right arrow.
         case right
-        /// Home.
+        /// Home: `ESC [ H`, `ESC O H`, or `ESC [ 1 ~` and `ESC [ 7 ~` from the terminals that
+        /// number their keys.
         case home
-        /// End.
+        /// End: `ESC [ F`, `ESC O F`, `ESC [ 4 ~` or `ESC [ 8 ~`.
         case end
-        /// Page Up.
+        /// Page Up, `ESC [ 5 ~`.
         case pageUp
-        /// Page Down.
+        /// Page Down, `ESC [ 6 ~`.
         case pageDown
-        /// Insert.
+        /// Insert, `ESC [ 2 ~`.
         case insert
         /// Delete (forward).
         case delete
@@ -53,20 +54,21 @@ public struct KeyPress: Sendable, Hashable, CustomStringConvertible {
         public let rawValue: UInt8
         /// Creates modifiers from their bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
-        /// Shift.
+        /// Shift. A shifted letter arrives as the capital; this is set for keys without a
+        /// shifted character, such as Shift-Tab and Shift-Up.
         public static let shift = Modifiers(rawValue: 1)
         /// Alt, or Meta: what terminals send as an Esc before the key.
         public static let alt = Modifiers(rawValue: 2)
-        /// Control.
+        /// Control; a letter pressed with it is the lowercase letter (Ctrl-A is `"a"`).
         public static let control = Modifiers(rawValue: 4)
     }
 
-    /// The key.
+    /// The key, apart from the modifiers held with it.
     public var key: Key
     /// The modifiers held.
     public var modifiers: Modifiers
 
-    /// A press of `key` with `modifiers`.
+    /// A press of `key` with `modifiers`; `KeyPress(.up)` is the plain Up arrow.
     public init(_ key: Key, modifiers: Modifiers = []) {
         self.key = key
         self.modifiers = modifiers
@@ -168,7 +170,7 @@ public struct MouseEvent: Sendable, Hashable {
 /// Something the user did at the terminal, or the terminal's answer to a question the program
 /// asked it.
 public enum InputEvent: Sendable, Hashable {
-    /// A key press.
+    /// A key press the focused view or the key commands on screen may take.
     case key(KeyPress)
     /// Text pasted in bracketed-paste mode, with its control characters removed (newlines and
     /// tabs stay).

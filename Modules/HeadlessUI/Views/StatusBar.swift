@@ -13,7 +13,7 @@ public struct StatusMessage: Sendable, Hashable, CustomStringConvertible {
         case failure
     }
 
-    /// The sentence.
+    /// One sentence for the status line, cut with `…` where the line is too short.
     public var text: String
     /// How it reads.
     public var kind: Kind
@@ -29,7 +29,7 @@ public struct StatusMessage: Sendable, Hashable, CustomStringConvertible {
     /// A message saying why something could not be done.
     public static func failure(_ text: String) -> StatusMessage { StatusMessage(text, kind: .failure) }
 
-    /// The text.
+    /// The text alone, without its kind.
     public var description: String { text }
 }
 

@@ -9,45 +9,45 @@ public struct ConstraintAttributes: OptionSet, Sendable, Hashable {
 
     /// None: relate to an item as a whole.
     public static let none: ConstraintAttributes = []
-    /// The left edge.
+    /// ``LayoutAttribute/left``, one member of a set.
     public static let left = ConstraintAttributes(rawValue: 1 << 0)
-    /// The top edge.
+    /// ``LayoutAttribute/top``, one member of a set.
     public static let top = ConstraintAttributes(rawValue: 1 << 1)
-    /// The right edge.
+    /// ``LayoutAttribute/right``, one member of a set.
     public static let right = ConstraintAttributes(rawValue: 1 << 2)
-    /// The bottom edge.
+    /// ``LayoutAttribute/bottom``, one member of a set.
     public static let bottom = ConstraintAttributes(rawValue: 1 << 3)
-    /// The leading edge.
+    /// ``LayoutAttribute/leading``, one member of a set.
     public static let leading = ConstraintAttributes(rawValue: 1 << 4)
-    /// The trailing edge.
+    /// ``LayoutAttribute/trailing``, one member of a set.
     public static let trailing = ConstraintAttributes(rawValue: 1 << 5)
-    /// The width.
+    /// ``LayoutAttribute/width``, one member of a set.
     public static let width = ConstraintAttributes(rawValue: 1 << 6)
-    /// The height.
+    /// ``LayoutAttribute/height``, one member of a set.
     public static let height = ConstraintAttributes(rawValue: 1 << 7)
-    /// The horizontal centre.
+    /// ``LayoutAttribute/centerX``, one member of a set.
     public static let centerX = ConstraintAttributes(rawValue: 1 << 8)
-    /// The vertical centre.
+    /// ``LayoutAttribute/centerY``, one member of a set.
     public static let centerY = ConstraintAttributes(rawValue: 1 << 9)
-    /// The last baseline.
+    /// ``LayoutAttribute/lastBaseline``, one member of a set.
     public static let lastBaseline = ConstraintAttributes(rawValue: 1 << 10)
-    /// The first baseline.
+    /// ``LayoutAttribute/firstBaseline``, one member of a set.
     public static let firstBaseline = ConstraintAttributes(rawValue: 1 << 11)
-    /// The left margin.
+    /// ``LayoutAttribute/leftMargin``, one member of a set.
     public static let leftMargin = ConstraintAttributes(rawValue: 1 << 12)
-    /// The right margin.
+    /// ``LayoutAttribute/rightMargin``, one member of a set.
     public static let rightMargin = ConstraintAttributes(rawValue: 1 << 13)
-    /// The top margin.
+    /// ``LayoutAttribute/topMargin``, one member of a set.
     public static let topMargin = ConstraintAttributes(rawValue: 1 << 14)
-    /// The bottom margin.
+    /// ``LayoutAttribute/bottomMargin``, one member of a set.
     public static let bottomMargin = ConstraintAttributes(rawValue: 1 << 15)
-    /// The leading margin.
+    /// ``LayoutAttribute/leadingMargin``, one member of a set.
     public static let leadingMargin = ConstraintAttributes(rawValue: 1 << 16)
-    /// The trailing margin.
+    /// ``LayoutAttribute/trailingMargin``, one member of a set.
     public static let trailingMargin = ConstraintAttributes(rawValue: 1 << 17)
-    /// The horizontal centre of the margins.
+    /// ``LayoutAttribute/centerXWithinMargins``, one member of a set.
     public static let centerXWithinMargins = ConstraintAttributes(rawValue: 1 << 18)
-    /// The vertical centre of the margins.
+    /// ``LayoutAttribute/centerYWithinMargins``, one member of a set.
     public static let centerYWithinMargins = ConstraintAttributes(rawValue: 1 << 19)
 
     /// Top, left, bottom and right.

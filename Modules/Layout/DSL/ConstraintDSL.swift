@@ -159,45 +159,45 @@ public struct ConstraintDSL {
         ConstraintItem(target: target, attributes: attributes)
     }
 
-    /// The left edge.
+    /// The item's ``LayoutAttribute/left``, for another item's constraint to refer to.
     public var left: ConstraintItem { item(.left) }
-    /// The top edge.
+    /// The item's ``LayoutAttribute/top``, for another item's constraint to refer to.
     public var top: ConstraintItem { item(.top) }
-    /// The right edge.
+    /// The item's ``LayoutAttribute/right``, for another item's constraint to refer to.
     public var right: ConstraintItem { item(.right) }
-    /// The bottom edge.
+    /// The item's ``LayoutAttribute/bottom``, for another item's constraint to refer to.
     public var bottom: ConstraintItem { item(.bottom) }
-    /// The leading edge.
+    /// The item's ``LayoutAttribute/leading``, for another item's constraint to refer to.
     public var leading: ConstraintItem { item(.leading) }
-    /// The trailing edge.
+    /// The item's ``LayoutAttribute/trailing``, for another item's constraint to refer to.
     public var trailing: ConstraintItem { item(.trailing) }
-    /// The width.
+    /// The item's ``LayoutAttribute/width``, for another item's constraint to refer to.
     public var width: ConstraintItem { item(.width) }
-    /// The height.
+    /// The item's ``LayoutAttribute/height``, for another item's constraint to refer to.
     public var height: ConstraintItem { item(.height) }
-    /// The horizontal centre.
+    /// The item's ``LayoutAttribute/centerX``, for another item's constraint to refer to.
     public var centerX: ConstraintItem { item(.centerX) }
-    /// The vertical centre.
+    /// The item's ``LayoutAttribute/centerY``, for another item's constraint to refer to.
     public var centerY: ConstraintItem { item(.centerY) }
-    /// The last baseline.
+    /// The item's ``LayoutAttribute/lastBaseline``, for another item's constraint to refer to.
     public var lastBaseline: ConstraintItem { item(.lastBaseline) }
-    /// The first baseline.
+    /// The item's ``LayoutAttribute/firstBaseline``, for another item's constraint to refer to.
     public var firstBaseline: ConstraintItem { item(.firstBaseline) }
-    /// The left margin.
+    /// The item's ``LayoutAttribute/leftMargin``, for another item's constraint to refer to.
     public var leftMargin: ConstraintItem { item(.leftMargin) }
-    /// The right margin.
+    /// The item's ``LayoutAttribute/rightMargin``, for another item's constraint to refer to.
     public var rightMargin: ConstraintItem { item(.rightMargin) }
-    /// The top margin.
+    /// The item's ``LayoutAttribute/topMargin``, for another item's constraint to refer to.
     public var topMargin: ConstraintItem { item(.topMargin) }
-    /// The bottom margin.
+    /// The item's ``LayoutAttribute/bottomMargin``, for another item's constraint to refer to.
     public var bottomMargin: ConstraintItem { item(.bottomMargin) }
-    /// The leading margin.
+    /// The item's ``LayoutAttribute/leadingMargin``, for another item's constraint to refer to.
     public var leadingMargin: ConstraintItem { item(.leadingMargin) }
-    /// The trailing margin.
+    /// The item's ``LayoutAttribute/trailingMargin``, for another item's constraint to refer to.
     public var trailingMargin: ConstraintItem { item(.trailingMargin) }
-    /// The horizontal centre of the margins.
+    /// The item's ``LayoutAttribute/centerXWithinMargins``, for another item's constraint to refer to.
     public var centerXWithinMargins: ConstraintItem { item(.centerXWithinMargins) }
-    /// The vertical centre of the margins.
+    /// The item's ``LayoutAttribute/centerYWithinMargins``, for another item's constraint to refer to.
     public var centerYWithinMargins: ConstraintItem { item(.centerYWithinMargins) }
     /// The four edges.
     public var edges: ConstraintItem { item(.edges) }

@@ -15,45 +15,45 @@ public final class ConstraintMaker {
         return ConstraintMakerExtendable(description)
     }
 
-    /// The left edge.
+    /// Starts a constraint on the item's ``LayoutAttribute/left``.
     public var left: ConstraintMakerExtendable { start(.left) }
-    /// The top edge.
+    /// Starts a constraint on the item's ``LayoutAttribute/top``.
     public var top: ConstraintMakerExtendable { start(.top) }
-    /// The right edge.
+    /// Starts a constraint on the item's ``LayoutAttribute/right``.
     public var right: ConstraintMakerExtendable { start(.right) }
-    /// The bottom edge.
+    /// Starts a constraint on the item's ``LayoutAttribute/bottom``.
     public var bottom: ConstraintMakerExtendable { start(.bottom) }
-    /// The leading edge.
+    /// Starts a constraint on the item's ``LayoutAttribute/leading``.
     public var leading: ConstraintMakerExtendable { start(.leading) }
-    /// The trailing edge.
+    /// Starts a constraint on the item's ``LayoutAttribute/trailing``.
     public var trailing: ConstraintMakerExtendable { start(.trailing) }
-    /// The width.
+    /// Starts a constraint on the item's ``LayoutAttribute/width``.
     public var width: ConstraintMakerExtendable { start(.width) }
-    /// The height.
+    /// Starts a constraint on the item's ``LayoutAttribute/height``.
     public var height: ConstraintMakerExtendable { start(.height) }
-    /// The horizontal centre.
+    /// Starts a constraint on the item's ``LayoutAttribute/centerX``.
     public var centerX: ConstraintMakerExtendable { start(.centerX) }
-    /// The vertical centre.
+    /// Starts a constraint on the item's ``LayoutAttribute/centerY``.
     public var centerY: ConstraintMakerExtendable { start(.centerY) }
-    /// The last baseline.
+    /// Starts a constraint on the item's ``LayoutAttribute/lastBaseline``.
     public var lastBaseline: ConstraintMakerExtendable { start(.lastBaseline) }
-    /// The first baseline.
+    /// Starts a constraint on the item's ``LayoutAttribute/firstBaseline``.
     public var firstBaseline: ConstraintMakerExtendable { start(.firstBaseline) }
-    /// The left margin.
+    /// Starts a constraint on the item's ``LayoutAttribute/leftMargin``.
     public var leftMargin: ConstraintMakerExtendable { start(.leftMargin) }
-    /// The right margin.
+    /// Starts a constraint on the item's ``LayoutAttribute/rightMargin``.
     public var rightMargin: ConstraintMakerExtendable { start(.rightMargin) }
-    /// The top margin.
+    /// Starts a constraint on the item's ``LayoutAttribute/topMargin``.
     public var topMargin: ConstraintMakerExtendable { start(.topMargin) }
-    /// The bottom margin.
+    /// Starts a constraint on the item's ``LayoutAttribute/bottomMargin``.
     public var bottomMargin: ConstraintMakerExtendable { start(.bottomMargin) }
-    /// The leading margin.
+    /// Starts a constraint on the item's ``LayoutAttribute/leadingMargin``.
     public var leadingMargin: ConstraintMakerExtendable { start(.leadingMargin) }
-    /// The trailing margin.
+    /// Starts a constraint on the item's ``LayoutAttribute/trailingMargin``.
     public var trailingMargin: ConstraintMakerExtendable { start(.trailingMargin) }
-    /// The horizontal centre of the margins.
+    /// Starts a constraint on the item's ``LayoutAttribute/centerXWithinMargins``.
     public var centerXWithinMargins: ConstraintMakerExtendable { start(.centerXWithinMargins) }
-    /// The vertical centre of the margins.
+    /// Starts a constraint on the item's ``LayoutAttribute/centerYWithinMargins``.
     public var centerYWithinMargins: ConstraintMakerExtendable { start(.centerYWithinMargins) }
     /// Top, left, bottom and right.
     public var edges: ConstraintMakerExtendable { start(.edges) }

@@ -1,8 +1,8 @@
 /// A variable times a coefficient.
 public struct Term: CustomStringConvertible {
-    /// The variable.
+    /// The variable the term multiplies; it may appear in other terms of the same expression.
     public var variable: Variable
-    /// Its coefficient.
+    /// What the variable is multiplied by: `2` in `2 * x`, `-1` in `-x`.
     public var coefficient: Double
 
     /// Creates a term.
@@ -22,7 +22,7 @@ public struct Term: CustomStringConvertible {
 public struct Expression: CustomStringConvertible {
     /// The terms; the same variable may appear more than once until ``reduced()``.
     public var terms: [Term]
-    /// The constant.
+    /// The part without a variable: `-10` in `2 * x + y - 10`.
     public var constant: Double
 
     /// Creates an expression.

@@ -12,7 +12,7 @@ import Logging
 public struct NetworkLoggerPlugin: PluginType {
     /// What to log.
     public struct Options: OptionSet, Sendable {
-        /// The raw value.
+        /// The options as bits, one per static member below.
         public let rawValue: Int
         /// Creates options from a raw value.
         public init(rawValue: Int) { self.rawValue = rawValue }

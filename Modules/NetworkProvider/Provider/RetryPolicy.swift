@@ -17,7 +17,8 @@ public struct RetryPolicy: Sendable {
     public var jitter: Double
     /// The methods that may be retried.
     public var retryableMethods: Set<HTTPMethod>
-    /// The status codes that are retried.
+    /// The statuses that mean "try again" (408, 500, 502, 503 and 504 by default); a
+    /// `Retry-After` on such an answer replaces the backoff, up to ``maximumDelay``.
     public var retryableStatusCodes: Set<Int>
     /// The transport failures that are retried.
     public var retryableFailures: Set<TransportFailure.Kind>

@@ -6,9 +6,11 @@ import Foundation
 
 /// What a transport hands back: the raw response.
 public struct TransportResponse: Sendable {
-    /// The status code.
+    /// The status of this one answer (a 1xx is never delivered; a redirect is, for
+    /// ``NetworkProvider`` to follow).
     public var statusCode: Int
-    /// The headers.
+    /// The header fields as the server named them; a field sent more than once is one value,
+    /// joined with `, ` (RFC 9110 §5.3).
     public var headers: [String: String]
     /// The body, decoded from any `Content-Encoding` the transport asked for.
     public var body: Data
@@ -26,9 +28,11 @@ public struct TransportResponse: Sendable {
 
 /// A response whose head has arrived and whose body is still arriving.
 public struct TransportStream: Sendable {
-    /// The status code.
+    /// The status of this one answer (a 1xx is never delivered; a redirect is, for
+    /// ``NetworkProvider`` to follow).
     public var statusCode: Int
-    /// The headers.
+    /// The header fields as the server named them; a field sent more than once is one value,
+    /// joined with `, ` (RFC 9110 §5.3).
     public var headers: [String: String]
     /// The body's chunks, as they arrive.
     public var body: ResponseBody
