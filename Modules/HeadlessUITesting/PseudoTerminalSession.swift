@@ -56,10 +56,13 @@ package final class PseudoTerminalSession: Sendable {
     ///   - kittyGraphics: Whether the terminal speaks kitty's graphics protocol.
     ///   - answers: Whether the terminal's replies (to device attributes, to a graphics query)
     ///     go back to the program; `false` is a terminal that answers nothing.
+    ///   - signalOnFirstOutput: A signal sent to the program by the reading thread the moment
+    ///     the first bytes it writes are read (for a full-screen program, the moment it has
+    ///     entered its session), before they are replayed.
     package init(
         _ arguments: [String], environment: [String: String], columns: UInt16 = 80, rows: UInt16 = 24,
         cellPixels: (width: UInt16, height: UInt16) = (0, 0), kittyGraphics: Bool = false,
-        answers: Bool = true
+        answers: Bool = true, signalOnFirstOutput: Int32? = nil
     ) throws {
         let pair = try PseudoTerminalPair.open(columns: columns, rows: rows, cellPixels: cellPixels)
         settingsBefore = Self.settings(of: pair.slave)
@@ -82,7 +85,9 @@ package final class PseudoTerminalSession: Sendable {
                 terminal: VirtualTerminal(
                     width: Int(columns), height: Int(rows), kittyGraphics: kittyGraphics)))
         let slowly = ProcessInfo.processInfo.environment["RIBCAGE_SLOW_TERMINAL"] == "1"
-        Thread { [self] in readUntilClosed(answering: answers, slowly: slowly) }.start()
+        Thread { [self] in
+            readUntilClosed(answering: answers, slowly: slowly, signalOnFirstOutput: signalOnFirstOutput)
+        }.start()
         // This side keeps the program's end open until the program has exited, so that reading
         // never fails before the program opens it, and fails (EIO) once everything it wrote has
         // been read.
@@ -102,6 +107,18 @@ package final class PseudoTerminalSession: Sendable {
     /// Whether the terminal's settings (its input, output and local flags: raw mode, echo) were,
     /// when the program exited, what they were before it started; `false` while it runs.
     package var settingsAtExitAreAsBefore: Bool { state.withLock { $0.settingsAtExit } == settingsBefore }
+
+    /// Whether the terminal was in cooked mode when the program exited: lines edited by the
+    /// terminal (`icanon`) and echoed (`echo`), as `stty -a` shows a shell's terminal; `false`
+    /// while it runs.
+    package var wasCookedAtExit: Bool {
+        guard let local = state.withLock({ $0.settingsAtExit })?[2] else { return false }
+        let cooked = tcflag_t(ICANON | ECHO)
+        return local & cooked == cooked
+    }
+
+    /// The program's pid.
+    package var processID: pid_t { pid }
 
     /// Types `text` at the terminal; nothing once the program has gone.
     package func send(_ text: String) {
@@ -169,12 +186,17 @@ package final class PseudoTerminalSession: Sendable {
 
     /// Reads the program's output until its side of the terminal closes (read fails with EIO
     /// once the program has exited and this side's copy is closed), then closes this side.
-    private func readUntilClosed(answering: Bool, slowly: Bool) {
+    private func readUntilClosed(answering: Bool, slowly: Bool, signalOnFirstOutput: Int32?) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        var pendingSignal = signalOnFirstOutput
         while true {
             let count = read(master, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
+            if let number = pendingSignal {
+                kill(pid, number)
+                pendingSignal = nil
+            }
             let parts = slowly && count > 256 ? 8 : 1
             let partLength = (count + parts - 1) / parts
             for start in stride(from: 0, to: count, by: partLength) {

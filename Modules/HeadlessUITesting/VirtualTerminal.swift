@@ -2,7 +2,8 @@ import HeadlessUI
 
 /// A terminal screen in memory that understands what HeadlessUI writes: text, cursor
 /// positioning, erasing, SGR styles, the private modes (alternate screen, cursor visibility,
-/// synchronized output, bracketed paste, mouse) and, when made with `kittyGraphics`, kitty's
+/// synchronized output, bracketed paste, mouse; the alternate screen keeps the main screen and
+/// its cursor to show again when it is left) and, when made with `kittyGraphics`, kitty's
 /// graphics protocol (``graphics``). Tests replay a ``FrameWriter``'s bytes on it and compare
 /// what it shows with the canvas that was drawn, so that a diff that forgets a cell, or moves
 /// one, fails.
@@ -28,6 +29,9 @@ public struct VirtualTerminal: Sendable {
     /// Kitty's graphics protocol: the images, the placements and the commands given.
     public private(set) var graphics: VirtualGraphics
     private var style = TextStyle.plain
+    /// The main screen and its cursor while the alternate screen is shown (mode 1049 saves them
+    /// and shows them again when it is turned off, as xterm does).
+    private var mainScreen: (screen: Canvas, cursor: Canvas.Position)?
     private var pending: [UInt8] = []
     private var replies: [UInt8] = []
 
@@ -57,15 +61,24 @@ public struct VirtualTerminal: Sendable {
     /// were and the rest is blank, so that a program that redraws only part of the screen after
     /// a resize leaves stale cells here too. The cursor stays inside.
     public mutating func resize(width: Int, height: Int) {
-        let old = screen
-        screen = Canvas(width: width, height: height)
+        (screen, cursor) = Self.resized(screen, cursor: cursor, width: width, height: height)
+        if let main = mainScreen {
+            mainScreen = Self.resized(main.screen, cursor: main.cursor, width: width, height: height)
+        }
+    }
+
+    private static func resized(
+        _ old: Canvas, cursor: Canvas.Position, width: Int, height: Int
+    ) -> (Canvas, Canvas.Position) {
+        var screen = Canvas(width: width, height: height)
         for y in 0..<min(old.height, screen.height) {
             for x in 0..<min(old.width, screen.width) where !old[x, y].isContinuation {
                 screen.replace(x: x, y: y, with: old[x, y].character, style: old[x, y].style)
             }
         }
-        cursor = Canvas.Position(
+        let cursor = Canvas.Position(
             x: min(cursor.x, max(0, screen.width - 1)), y: min(cursor.y, max(0, screen.height - 1)))
+        return (screen, cursor)
     }
 
     /// Interprets `bytes`.
@@ -164,10 +177,18 @@ public struct VirtualTerminal: Sendable {
                 screen.replace(x: x, y: cursor.y, with: " ", style: .plain)
             }
         case UInt8(ascii: "h") where isPrivate:
-            if numbers.contains(1049) { graphics.clearPlacements() }
+            if numbers.contains(1049), !modes.contains(1049) {
+                graphics.clearPlacements()
+                mainScreen = (screen, cursor)
+                screen = Canvas(width: screen.width, height: screen.height)
+            }
             modes.formUnion(numbers)
         case UInt8(ascii: "l") where isPrivate:
-            if numbers.contains(1049) { graphics.clearPlacements() }
+            if numbers.contains(1049), let main = mainScreen {
+                graphics.clearPlacements()
+                (screen, cursor) = main
+                mainScreen = nil
+            }
             modes.subtract(numbers)
         case UInt8(ascii: "c") where !isPrivate && (numbers.first ?? 0) == 0:
             // Primary device attributes: a VT220 with colours, as many terminals say.

@@ -26,8 +26,8 @@ import Layout
 ///   input, SIGINT, SIGTERM or SIGHUP (then ``ExitReason/signal(_:)``), or `exit()` (an
 ///   `atexit` handler). Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT
 ///   enters it again and redraws.
-/// - **Signals** arrive through dispatch sources (``SignalEvents``): no work happens inside a
-///   signal handler.
+/// - **Signals** are caught before the session is entered and arrive as events
+///   (``SignalEvents``): the handler only writes to a pipe, and the work happens in the run loop.
 /// - **Input.** Keys, pastes and mouse reports are decoded (``InputDecoder``) on a thread of
 ///   their own and delivered to the window on the main actor (``Window/send(_:)``). What no
 ///   view or command takes: Ctrl-C quits (``quitsOnControlC``), Ctrl-L redraws the whole
@@ -346,8 +346,8 @@ public final class TerminalApplication {
         sigemptyset(&stop)
         sigaddset(&stop, SIGTSTP)
         pthread_sigmask(SIG_UNBLOCK, &stop, nil)
-        // The dispatch source's own action is put back afterwards, so that the next SIGTSTP
-        // reaches the run loop again.
+        // SignalEvents' action is put back afterwards, so that the next SIGTSTP reaches the run
+        // loop again.
         var stopping = sigaction()
         stopping.__sigaction_handler.sa_handler = SIG_DFL
         var kept = sigaction()
