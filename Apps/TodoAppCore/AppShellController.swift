@@ -157,22 +157,13 @@ final class AppShellController: ViewController, WindowControllable {
 
     private func showHelp() {
         guard let window = view.window else { return }
-        let commands = window.availableKeyCommands
         // Two columns where they fit; on a narrow screen each command over its explanation.
-        let here =
-            window.size.width >= 60
-            ? KeyCommand.helpText(for: commands)
-            : commands.map { command in
-                let forms =
-                    command.keys.prefix(1).map(\.description)
-                    + [command.usage ?? command.name].compactMap { $0 }
-                return forms.joined(separator: ", ") + "\n    " + command.help
-            }.joined(separator: "\n")
+        let narrow = window.size.width < 60
         let text = """
             Here:
-            \(here)
+            \(KeyCommand.helpText(for: window.availableKeyCommands, narrow: narrow))
 
-            \(CommandPlaces.helpText(narrow: window.size.width < 60))
+            \(CommandPlaces.helpText(narrow: narrow))
 
             Ctrl-L redraws, Ctrl-Z suspends, Ctrl-C quits. Esc, q or Enter closes this.
             """

@@ -52,15 +52,8 @@ enum CommandPlaces {
     /// each over its explanation.
     static func helpText(narrow: Bool = false) -> String {
         all.map { place in
-            let usages = place.commands.map { $0.usage ?? $0.name ?? "" }
-            let width = usages.map(\.terminalWidth).max() ?? 0
-            let lines = zip(usages, place.commands).map { usage, command in
-                narrow
-                    ? "  \(usage)\n      \(command.help)"
-                    : "  " + usage + String(repeating: " ", count: width - usage.terminalWidth + 2)
-                        + command.help
-            }
-            return "On \(place.screen):\n" + lines.joined(separator: "\n")
+            "On \(place.screen):\n"
+                + KeyCommand.helpText(for: place.commands, showingKeys: false, narrow: narrow, indent: 2)
         }.joined(separator: "\n")
     }
 }

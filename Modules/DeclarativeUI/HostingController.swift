@@ -26,7 +26,7 @@ open class HostingController<Content: Element>: ViewController {
 
     /// How many times the body has been evaluated; tests use it to check that unrelated changes
     /// do not re-render.
-    public private(set) var renderCount = 0
+    package private(set) var renderCount = 0
 
     /// Hosts `rootElement`.
     public init(rootElement: Content) {

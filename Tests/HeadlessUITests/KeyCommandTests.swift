@@ -48,4 +48,21 @@ struct KeyCommandTests {
                 n, new           Add a todo
                 """)
     }
+
+    @Test("narrow, each command's forms stand over its explanation; without keys only the typed forms")
+    func narrowHelpTextWithoutKeys() {
+        let declarations = [Self.rename, KeyCommand.Declaration("Undo", keys: [KeyPress("u")], help: "Undo")]
+        #expect(
+            KeyCommand.helpText(for: declarations, narrow: true) == """
+                e, edit N TITLE
+                    Rename row N
+                u
+                    Undo
+                """)
+        #expect(
+            KeyCommand.helpText(for: declarations, showingKeys: false, indent: 2) == """
+                  edit N TITLE  Rename row N
+                                Undo
+                """)
+    }
 }

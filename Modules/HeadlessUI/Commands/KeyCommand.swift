@@ -1,6 +1,6 @@
 /// A command a view controller offers, declared once: the keys that run it, the word typed at
 /// a prompt that runs it, and the text that explains it. The help bar (``HelpBar``) and the
-/// help text (``KeyCommand/helpText(for:)``) are made from these declarations, so they never
+/// help text (``KeyCommand/helpText(for:narrow:)``) are made from these declarations, so they never
 /// drift from what the app does. It is UIKit's `UIKeyCommand` idea, with a typed form for
 /// terminal prompts.
 ///
@@ -90,22 +90,40 @@ public struct KeyCommand {
         declaration.keys.contains(press)
     }
 
-    /// The help text for `commands`: one line each, the first key and the typed form in a
-    /// column, then what it does.
+    /// The help text for `commands`, made from their declarations as
+    /// ``helpText(for:showingKeys:narrow:indent:)`` makes it.
+    public static func helpText(for commands: [KeyCommand], narrow: Bool = false) -> String {
+        helpText(for: commands.map(\.declaration), narrow: narrow)
+    }
+
+    /// The help text for `declarations`: a row each, the first key and the typed form, then
+    /// what the command does, in two columns.
     ///
     /// ```text
     /// n, new       Add a todo
     /// d, delete N  Delete the selected todo, or row N
     /// ```
-    public static func helpText(for commands: [KeyCommand]) -> String {
-        let rows = commands.map { command -> (String, String) in
-            var forms = command.keys.prefix(1).map(\.description)
-            if let typed = command.usage ?? command.name { forms.append(typed) }
-            return (forms.joined(separator: ", "), command.help)
+    ///
+    /// - Parameters:
+    ///   - showingKeys: Whether the keys are listed; an app leaves them out for the commands of
+    ///     screens not on display, which can only be typed there.
+    ///   - narrow: Each command's forms over its explanation, indented, for a screen too narrow
+    ///     for two columns.
+    ///   - indent: Spaces before every row.
+    public static func helpText(
+        for declarations: [Declaration], showingKeys: Bool = true, narrow: Bool = false, indent: Int = 0
+    ) -> String {
+        let margin = String(repeating: " ", count: indent)
+        let rows = declarations.map { declaration -> (forms: String, help: String) in
+            var forms = showingKeys ? declaration.keys.prefix(1).map(\.description) : []
+            if let typed = declaration.usage ?? declaration.name { forms.append(typed) }
+            return (forms.joined(separator: ", "), declaration.help)
         }
-        let width = rows.map(\.0.terminalWidth).max() ?? 0
+        let width = rows.map(\.forms.terminalWidth).max() ?? 0
         return rows.map { forms, help in
-            forms + String(repeating: " ", count: width - forms.terminalWidth + 2) + help
+            narrow
+                ? margin + forms + "\n" + margin + "    " + help
+                : margin + forms + String(repeating: " ", count: width - forms.terminalWidth + 2) + help
         }.joined(separator: "\n")
     }
 }

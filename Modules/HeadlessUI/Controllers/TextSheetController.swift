@@ -47,7 +47,7 @@ open class TextSheetController: ViewController {
 
 extension Window {
     /// Presents a sheet with the help text of the key commands on screen
-    /// (``KeyCommand/helpText(for:)``), over the topmost controller.
+    /// (``KeyCommand/helpText(for:narrow:)``), over the topmost controller.
     public func presentKeyCommandHelp(title: String = "Keys and commands") {
         guard let top = topmostController else { return }
         top.present(TextSheetController(title: title, text: KeyCommand.helpText(for: availableKeyCommands)))

@@ -55,8 +55,9 @@ public enum HeadlessUIDiagnostics {
     }
 
     /// Runs `body` with misuse collected instead of sent to ``misuseHandler``, and returns what
-    /// it reported, in order. For tests.
-    public static func capturingMisuse(_ body: () throws -> Void) rethrows -> [UIMisuse] {
+    /// it reported, in order. For this package's tests; an app's own tests can bind
+    /// ``misuseHandler`` the same way.
+    package static func capturingMisuse(_ body: () throws -> Void) rethrows -> [UIMisuse] {
         let reports = Mutex<[UIMisuse]>([])
         try $misuseHandler.withValue({ misuse in reports.withLock { $0.append(misuse) } }) { try body() }
         return reports.withLock { $0 }

@@ -20,9 +20,9 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 
 /// A width and a height, in points: `CGSize` without Core Graphics.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
-    /// The width.
+    /// Across, in points; HeadlessUI draws one point as one terminal cell.
     public var width: Double
-    /// The height.
+    /// Down, in points; a terminal cell is about twice as tall as it is wide.
     public var height: Double
 
     /// Creates a size.
@@ -71,9 +71,9 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var midX: Double { origin.x + size.width / 2 }
     /// The vertical centre.
     public var midY: Double { origin.y + size.height / 2 }
-    /// The width.
+    /// ``size``'s width, so that `frame.width` reads as in UIKit.
     public var width: Double { size.width }
-    /// The height.
+    /// ``size``'s height.
     public var height: Double { size.height }
 
     /// This rectangle moved by `dx`, `dy`.

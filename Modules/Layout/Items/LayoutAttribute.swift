@@ -14,9 +14,9 @@ public enum LayoutAttribute: Sendable, Hashable, CaseIterable, CustomStringConve
     case leading
     /// The right edge in left-to-right layouts, the left edge in right-to-left ones.
     case trailing
-    /// The width.
+    /// The width: a size, which a constant alone may set (`width == 10`), as no edge may.
     case width
-    /// The height.
+    /// The height: a size, like ``width``.
     case height
     /// The horizontal centre.
     case centerX

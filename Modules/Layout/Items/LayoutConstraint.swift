@@ -29,7 +29,8 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
 
     /// The constrained item.
     public private(set) weak var firstItem: (any LayoutItem)?
-    /// The constrained attribute.
+    /// The left-hand side's attribute, in `first.attribute = multiplier × second.attribute +
+    /// constant`.
     public let firstAttribute: LayoutAttribute
     /// How the two sides relate.
     public let relation: Relation
@@ -224,7 +225,7 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file path, as `#fileID` or `#filePath` gives it.
     public let file: String
-    /// The line.
+    /// The line, from 1.
     public let line: UInt
 
     /// Creates a location.

@@ -5,9 +5,9 @@ public final class LayoutVariables {
     public let left: Variable
     /// The top edge.
     public let top: Variable
-    /// The width.
+    /// The width; the right edge is no variable of its own, but `left + width`.
     public let width: Variable
-    /// The height.
+    /// The height; the bottom edge is `top + height`.
     public let height: Variable
 
     init(name: String) {

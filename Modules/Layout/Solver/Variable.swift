@@ -23,7 +23,8 @@ public final class Variable: CustomStringConvertible {
 public struct SolverEdit {
     /// The edit variable.
     public let variable: Variable
-    /// Its strength.
+    /// How hard the solver holds the suggested value against the constraints that pull away
+    /// from it; a required constraint always wins.
     public let strength: Strength
     /// The value last suggested.
     public let value: Double
