@@ -67,7 +67,8 @@ let modules: [Module] = [
             "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "HeadlessUITesting",
         ]),
     .feature(
-        "Root", dependencies: ["RIBs", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
+        "Root",
+        dependencies: ["RIBs", "Reactor", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
         testDependencies: [
             "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "RIBsHeadlessUI",
         ]),
@@ -79,7 +80,7 @@ let modules: [Module] = [
         ],
         testDependencies: [
             .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage, "Domain",
-            "DomainTesting", "HeadlessUI", "Layout", "RIBs", "Reactor", "Root",
+            "DomainTesting", "Data", "LocalProvider", "HeadlessUI", "Layout", "RIBs", "Reactor", "Root",
         ],
         testExclude: ["Snapshots", "Images"],
         exclude: ["Samples/make_placeholders.py", "Samples/SOURCES.md"],

@@ -26,28 +26,30 @@ public final class InMemoryProfileStore: ProfileRepository, FavoritePhotoReposit
     }
 
     /// The profile last saved here; reading never fails.
-    public func loadProfile() throws(RepositoryError) -> Profile { contents.withLock { $0.profile } }
+    public func loadProfile() async throws(RepositoryError) -> Profile { contents.withLock { $0.profile } }
 
     /// Keeps `profile`, or throws the failure set with ``failSaves(with:)``.
-    public func saveProfile(_ profile: Profile) throws(RepositoryError) {
+    public func saveProfile(_ profile: Profile) async throws(RepositoryError) {
         try save { $0.profile = profile }
     }
 
     /// The favourites last saved here; reading never fails.
-    public func loadFavorites() throws(RepositoryError) -> [PetPhoto] { contents.withLock { $0.favorites } }
+    public func loadFavorites() async throws(RepositoryError) -> [PetPhoto] {
+        contents.withLock { $0.favorites }
+    }
 
     /// Keeps `photos`, or throws the failure set with ``failSaves(with:)``.
-    public func saveFavorites(_ photos: [PetPhoto]) throws(RepositoryError) {
+    public func saveFavorites(_ photos: [PetPhoto]) async throws(RepositoryError) {
         try save { $0.favorites = photos }
     }
 
     /// The preferences last saved here; reading never fails.
-    public func loadPreferences() throws(RepositoryError) -> ScreenPreferences {
+    public func loadPreferences() async throws(RepositoryError) -> ScreenPreferences {
         contents.withLock { $0.preferences }
     }
 
     /// Keeps `preferences`, or throws the failure set with ``failSaves(with:)``.
-    public func savePreferences(_ preferences: ScreenPreferences) throws(RepositoryError) {
+    public func savePreferences(_ preferences: ScreenPreferences) async throws(RepositoryError) {
         try save { $0.preferences = preferences }
     }
 

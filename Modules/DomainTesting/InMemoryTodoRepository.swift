@@ -2,7 +2,8 @@ import Domain
 import Synchronization
 
 /// Todos kept in memory only, for tests and previews. Loads and saves can be made to fail, to see
-/// how screens report a store that cannot be read or written.
+/// how screens report a store that cannot be read or written, and saves can be held, to see
+/// what a screen does while a store waits (for the disk, or another process's lock).
 public final class InMemoryTodoRepository: TodoRepository {
     private struct Contents {
         var todos: [Todo]
@@ -10,6 +11,8 @@ public final class InMemoryTodoRepository: TodoRepository {
         var loadFailure: RepositoryError?
         var skipped: [RepositoryError]
         var saveFailure: RepositoryError?
+        var holdsSaves = false
+        var heldSaves: [CheckedContinuation<Void, Never>] = []
     }
 
     private let contents: Mutex<Contents>
@@ -25,14 +28,31 @@ public final class InMemoryTodoRepository: TodoRepository {
     public var savedTodos: [Todo] { contents.withLock { $0.todos } }
     /// How many changes were recorded without a failure.
     public var saveCount: Int { contents.withLock { $0.saves } }
+    /// How many saves are waiting for ``releaseSaves()``.
+    public var heldSaveCount: Int { contents.withLock { $0.heldSaves.count } }
 
     /// Makes every later save fail with `failure`, or succeed again with `nil`.
     public func failSaves(with failure: RepositoryError?) {
         contents.withLock { $0.saveFailure = failure }
     }
 
+    /// Makes every later save wait, before it is recorded or fails, until ``releaseSaves()``.
+    public func holdSaves() {
+        contents.withLock { $0.holdsSaves = true }
+    }
+
+    /// Lets the held saves go on, in the order they came, and no longer holds later ones.
+    public func releaseSaves() {
+        let held = contents.withLock { contents in
+            contents.holdsSaves = false
+            defer { contents.heldSaves = [] }
+            return contents.heldSaves
+        }
+        for save in held { save.resume() }
+    }
+
     /// The todos held with the parts given as skipped, or the load failure given at creation.
-    public func loadReadableTodos() throws(RepositoryError) -> ReadableTodos {
+    public func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
         let (loaded, failure) = contents.withLock {
             (ReadableTodos(todos: $0.todos, skipped: $0.skipped), $0.loadFailure)
         }
@@ -40,8 +60,17 @@ public final class InMemoryTodoRepository: TodoRepository {
         return loaded
     }
 
-    /// Keeps `todos` whole, or throws the failure set with ``failSaves(with:)``.
-    public func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError) {
+    /// Keeps `todos` whole, or throws the failure set with ``failSaves(with:)``; first waits
+    /// while saves are held (``holdSaves()``).
+    public func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError) {
+        await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
+            let goesOn = contents.withLock { contents in
+                guard contents.holdsSaves else { return true }
+                contents.heldSaves.append(held)
+                return false
+            }
+            if goesOn { held.resume() }
+        }
         let failure: RepositoryError? = contents.withLock { contents in
             if let failure = contents.saveFailure { return failure }
             contents.todos = todos

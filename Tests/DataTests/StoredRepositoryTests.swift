@@ -24,80 +24,82 @@ struct StoredRepositoryTests {
     }
 
     @Test("each change is a journal line; a new instance replays them over the snapshot")
-    func journalRoundTrip() throws {
+    func journalRoundTrip() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = TodoBook(repository: todoRepository())
-        let milk = try book.add(title: "milk")
-        try book.add(title: "eggs")
-        try book.toggle(milk.id)
-        try book.rename(milk.id, to: "oat milk")
+        let book = await openedBook(todoRepository())
+        let milk = try await book.add(title: "milk")
+        try await book.add(title: "eggs")
+        try await book.toggle(milk.id)
+        try await book.rename(milk.id, to: "oat milk")
         #expect(try journalLines().count == 4)
-        #expect(try todoRepository().loadTodos() == book.list.todos)
-        try book.clearCompleted()
-        #expect(try todoRepository().loadTodos().map(\.title) == ["eggs"])
+        #expect(try await todoRepository().loadTodos() == book.list.todos)
+        try await book.clearCompleted()
+        #expect(try await todoRepository().loadTodos().map(\.title) == ["eggs"])
     }
 
     @Test("the snapshot keeps every field, wide and combining characters included")
-    func snapshotFields() throws {
+    func snapshotFields() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let todos = [
             Todo(title: "한국어 제목", isDone: true, createdAt: Date(timeIntervalSinceReferenceDate: 12.345)),
             Todo(title: "e\u{301}mile 🐕", createdAt: Date(timeIntervalSinceReferenceDate: -1)),
             Todo(title: "x"),
         ]
-        try todoRepository().replace(with: todos)
-        #expect(try todoRepository().loadTodos() == todos)
+        try await todoRepository().replace(with: todos)
+        #expect(try await todoRepository().loadTodos() == todos)
     }
 
     @Test("todos kept by the first releases (todos.plist and todos.journal) move into the store once")
-    func importsLegacyFiles() throws {
+    func importsLegacyFiles() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let old = [Todo(title: "from v1"), Todo(title: "done in v1", isDone: true)]
-        try PlistFileStore(root: folder, format: .binary).save(old, for: StorageKey<[Todo]>("todos"))
+        try await PlistFileStore(root: folder, format: .binary).save(old, for: StorageKey<[Todo]>("todos"))
         let added = Todo(title: "journaled in v2")
         var journal = try JSONEncoder().encode(TodoChange.added(added))
         journal.append(contentsOf: Data("\n{\"upd".utf8))  // and a torn last line
         try journal.write(to: folder.appendingPathComponent("todos.journal"))
 
-        #expect(try todoRepository().loadTodos() == old + [added])
+        #expect(try await todoRepository().loadTodos() == old + [added])
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("todos.plist").path))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("todos.journal").path))
-        #expect(try todoRepository().loadTodos() == old + [added])
+        #expect(try await todoRepository().loadTodos() == old + [added])
     }
 
     @Test("after the threshold the list is written whole and the journal starts again")
-    func compaction() throws {
+    func compaction() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = TodoBook(repository: todoRepository(threshold: 3))
-        for title in ["a", "b", "c", "d"] { try book.add(title: title) }
+        let book = await openedBook(todoRepository(threshold: 3))
+        for title in ["a", "b", "c", "d"] { try await book.add(title: title) }
         #expect(
             try journalLines().count == 1, "three changes went into the snapshot; the fourth is journaled")
-        #expect(try todoRepository().loadTodos().map(\.title) == ["a", "b", "c", "d"])
+        #expect(try await todoRepository().loadTodos().map(\.title) == ["a", "b", "c", "d"])
     }
 
     @Test("favourites survive reopening the store")
-    func favourites() throws {
+    func favourites() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let photo = PetPhoto(
             id: "ebv", pet: .cat, url: try #require(URL(string: "https://cdn2.thecatapi.com/images/ebv.jpg")),
             breed: "Abyssinian", width: 176, height: 540)
-        try StoredFavoritePhotoRepository(store: PlistFileStore(root: folder)).saveFavorites([photo])
+        try await StoredFavoritePhotoRepository(store: PlistFileStore(root: folder)).saveFavorites([photo])
         #expect(
-            try StoredFavoritePhotoRepository(store: PlistFileStore(root: folder)).loadFavorites() == [photo])
+            try await StoredFavoritePhotoRepository(store: PlistFileStore(root: folder)).loadFavorites() == [
+                photo
+            ])
     }
 
     @Test("the profile lives in a UserDefaults suite file")
-    func profile() throws {
+    func profile() async throws {
         let suite = "DataTests-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(at: folder) }
         let environment = ["XDG_CONFIG_HOME": folder.path]
         let repository = StoredProfileRepository(
             store: try UserDefaultsStore(suiteName: suite, environment: environment))
-        #expect(try repository.loadProfile() == Profile())
-        try repository.saveProfile(Profile(name: "Ada", bio: "dogs > cats"))
+        #expect(try await repository.loadProfile() == Profile())
+        try await repository.saveProfile(Profile(name: "Ada", bio: "dogs > cats"))
         let reopened = StoredProfileRepository(
             store: try UserDefaultsStore(suiteName: suite, environment: environment))
-        #expect(try reopened.loadProfile() == Profile(name: "Ada", bio: "dogs > cats"))
+        #expect(try await reopened.loadProfile() == Profile(name: "Ada", bio: "dogs > cats"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(suite).plist").path))
     }
 }

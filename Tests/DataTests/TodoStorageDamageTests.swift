@@ -17,8 +17,8 @@ struct TodoStorageDamageTests {
     }
 
     /// The titles a fresh start shows, after the damage was reported once.
-    func titlesAfterRestart() throws -> [String] {
-        let book = TodoBook(repository: repository())
+    func titlesAfterRestart() async throws -> [String] {
+        let book = await openedBook(repository())
         #expect(book.loadError == nil, "damage is reported once, then set aside")
         return book.list.todos.map(\.title)
     }
@@ -28,24 +28,24 @@ struct TodoStorageDamageTests {
     }
 
     @Test("a journal line that cannot be read is never followed by a fold over the readable todos (item 1)")
-    func failedLoadThenFold() throws {
+    func failedLoadThenFold() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try repository().replace(with: [Todo(title: "kept")])
+        try await repository().replace(with: [Todo(title: "kept")])
         try Data("not a change\n".utf8).write(to: repository().journalURL)
-        let book = TodoBook(repository: repository(threshold: 2))
+        let book = await openedBook(repository(threshold: 2))
         guard case .unreadable(let reason) = try #require(book.loadError) else { return }
         #expect(reason.contains("todo-list.journal") && reason.contains(".damaged-"))
         #expect(book.list.todos.map(\.title) == ["kept"], "what is readable is shown at once")
-        try book.add(title: "a")
-        try book.add(title: "b")  // folds
-        #expect(try titlesAfterRestart() == ["kept", "a", "b"])
+        try await book.add(title: "a")
+        try await book.add(title: "b")  // folds
+        #expect(try await titlesAfterRestart() == ["kept", "a", "b"])
         #expect(try setAsideCopies().count == 1)
     }
 
     /// One todo journaled over a snapshot of bytes that are not a property list, and a journal
     /// line after it that is not a change: two parts damaged in different ways.
-    func damageSnapshotAndJournal() throws {
-        try repository().record(.added(Todo(title: "journaled")), todos: [])
+    func damageSnapshotAndJournal() async throws {
+        try await repository().record(.added(Todo(title: "journaled")), todos: [])
         try Data("not a property list".utf8).write(to: repository().snapshotURL)
         let journal = try FileHandle(forWritingTo: repository().journalURL)
         try journal.seekToEnd()
@@ -54,24 +54,24 @@ struct TodoStorageDamageTests {
     }
 
     @Test("one load reports a damaged snapshot and a damaged journal line, with what is readable")
-    func twoDamagedParts() throws {
+    func twoDamagedParts() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try damageSnapshotAndJournal()
-        let loaded = try repository().loadReadableTodos()
+        try await damageSnapshotAndJournal()
+        let loaded = try await repository().loadReadableTodos()
         #expect(loaded.todos.map(\.title) == ["journaled"])
         let reasons = loaded.skipped.map(\.description)
         #expect(reasons.count == 2, "\(reasons)")
         #expect(reasons.contains { $0.contains("todo-list.snapshot") && $0.contains(".damaged-") })
         #expect(reasons.contains { $0.contains("todo-list.journal") && $0.contains(".damaged-") })
-        #expect(try titlesAfterRestart() == ["journaled"])
+        #expect(try await titlesAfterRestart() == ["journaled"])
         #expect(try setAsideCopies().count == 2)
     }
 
     @Test("a book over damaged files names every part it skipped")
-    func bookNamesEverySkippedPart() throws {
+    func bookNamesEverySkippedPart() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try damageSnapshotAndJournal()
-        let book = TodoBook(repository: repository())
+        try await damageSnapshotAndJournal()
+        let book = await openedBook(repository())
         guard case .unreadable(let reason) = try #require(book.loadError) else { return }
         #expect(reason.contains("todo-list.snapshot") && reason.contains("todo-list.journal"), "\(reason)")
         #expect(book.list.todos.map(\.title) == ["journaled"])
@@ -80,30 +80,32 @@ struct TodoStorageDamageTests {
     @Test(
         "a snapshot that parses but cannot be used is set aside; changes made meanwhile are kept (item 2)",
         arguments: ["future version", "misaligned columns", "wrong type", "directory"])
-    func unusableSnapshot(kind: String) throws {
+    func unusableSnapshot(kind: String) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let snapshot = repository().snapshotURL
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         switch kind {
         case "future version":
-            try JournaledStore<Columns>(folder: folder, name: "todo-list", snapshotVersion: 9).replace(
+            try await JournaledStore<Columns>(folder: folder, name: "todo-list", snapshotVersion: 9).replace(
                 with: Columns())
         case "misaligned columns":
             var columns = Columns()
             columns.doneFlags = Data([1, 0, 1])
-            try JournaledStore<Columns>(folder: folder, name: "todo-list").replace(with: columns)
+            try await JournaledStore<Columns>(folder: folder, name: "todo-list").replace(with: columns)
         case "wrong type":
-            try JournaledStore<Titles>(folder: folder, name: "todo-list").replace(with: Titles())
+            try await JournaledStore<Titles>(folder: folder, name: "todo-list").replace(with: Titles())
         default:
             try FileManager.default.createDirectory(at: snapshot, withIntermediateDirectories: false)
         }
         let damaged = try? Data(contentsOf: snapshot)
-        let book = TodoBook(repository: repository(threshold: 2))
+        let book = await openedBook(repository(threshold: 2))
         #expect(book.loadError != nil)
-        try book.add(title: "a")
-        try book.add(title: "b")  // folds
-        try book.add(title: "c")
-        #expect(try titlesAfterRestart() == ["a", "b", "c"], "every later start works and shows the changes")
+        try await book.add(title: "a")
+        try await book.add(title: "b")  // folds
+        try await book.add(title: "c")
+        #expect(
+            try await titlesAfterRestart() == ["a", "b", "c"], "every later start works and shows the changes"
+        )
         let copy = try #require(try setAsideCopies().first)
         if let damaged {
             #expect(
@@ -113,18 +115,18 @@ struct TodoStorageDamageTests {
     }
 
     @Test("a torn journal tail does not poison the next append (item 3)")
-    func tornTail() throws {
+    func tornTail() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = TodoBook(repository: repository())
-        try book.add(title: "a")
+        let book = await openedBook(repository())
+        try await book.add(title: "a")
         let handle = try FileHandle(forWritingTo: repository().journalURL)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"sequence":2,"change":{"deleted":{"_0":["#.utf8))
         try handle.close()
-        let second = TodoBook(repository: repository())
+        let second = await openedBook(repository())
         #expect(second.loadError == nil, "a cut-short write was never acknowledged: no damage")
-        try second.add(title: "b")
-        #expect(try titlesAfterRestart() == ["a", "b"])
+        try await second.add(title: "b")
+        #expect(try await titlesAfterRestart() == ["a", "b"])
         #expect(try setAsideCopies().isEmpty)
     }
 }

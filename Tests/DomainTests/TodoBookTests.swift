@@ -6,56 +6,91 @@ import Testing
 @MainActor
 @Suite("TodoBook: changes are saved at once; failures are typed and keep the change in memory")
 struct TodoBookTests {
-    @Test("each change is saved")
-    func savesEachChange() throws {
-        let repository = InMemoryTodoRepository()
+    /// A book over `repository`, opened.
+    private func opened(_ repository: InMemoryTodoRepository) async -> TodoBook {
         let book = TodoBook(repository: repository)
-        let milk = try book.add(title: "milk")
-        try book.toggle(milk.id)
-        try book.add(title: "eggs")
-        #expect(try book.clearCompleted() == 1)
+        await book.open()
+        return book
+    }
+
+    @Test("each change is saved")
+    func savesEachChange() async throws {
+        let repository = InMemoryTodoRepository()
+        let book = await opened(repository)
+        let milk = try await book.add(title: "milk")
+        try await book.toggle(milk.id)
+        try await book.add(title: "eggs")
+        #expect(try await book.clearCompleted() == 1)
         #expect(repository.savedTodos.map(\.title) == ["eggs"])
         #expect(repository.saveCount == 4)
-        #expect(TodoBook(repository: repository).list == book.list)
+        #expect(await opened(repository).list == book.list)
     }
 
     @Test("a failed save throws notSaved and keeps the change in memory")
-    func failedSave() throws {
+    func failedSave() async throws {
         let repository = InMemoryTodoRepository()
-        let book = TodoBook(repository: repository)
+        let book = await opened(repository)
         repository.failSaves(with: .unwritable(reason: "disk full"))
-        #expect(throws: TodoError.notSaved(.unwritable(reason: "disk full"))) { try book.add(title: "milk") }
+        await #expect(throws: TodoError.notSaved(.unwritable(reason: "disk full"))) {
+            try await book.add(title: "milk")
+        }
         #expect(book.list.todos.map(\.title) == ["milk"])
         repository.failSaves(with: nil)
-        try book.add(title: "eggs")
+        try await book.add(title: "eggs")
         #expect(repository.savedTodos.map(\.title) == ["milk", "eggs"])
     }
 
+    @Test("a change awaits its save without holding the main actor, and returns once it is saved")
+    func changeAwaitsItsSave() async throws {
+        let repository = InMemoryTodoRepository()
+        let book = await opened(repository)
+        repository.holdSaves()
+        let adding = Task { try await book.add(title: "milk") }
+        while repository.heldSaveCount == 0 { await Task.yield() }
+        // This test runs on the main actor too: it gets here while the save waits.
+        #expect(book.list.todos.map(\.title) == ["milk"], "the change is in memory at once")
+        #expect(repository.saveCount == 0)
+        repository.releaseSaves()
+        #expect(try await adding.value.title == "milk")
+        #expect(repository.savedTodos.map(\.title) == ["milk"])
+    }
+
+    @Test("a book is empty until opened; opening twice reads once")
+    func opensOnce() async throws {
+        let repository = InMemoryTodoRepository([Todo(title: "milk")])
+        let book = TodoBook(repository: repository)
+        #expect(book.list.todos.isEmpty && !book.isOpen)
+        await book.open()
+        try await book.add(title: "eggs")
+        await book.open()
+        #expect(book.list.todos.map(\.title) == ["milk", "eggs"], "a second open keeps the changes")
+    }
+
     @Test("a store that skipped damaged parts opens the book with the rest, and names every part")
-    func skippedParts() {
+    func skippedParts() async {
         let milk = Todo(title: "milk")
         let repository = InMemoryTodoRepository(
             [milk],
             skipped: [.unreadable(reason: "snapshot set aside."), .unreadable(reason: "line 3 set aside.")])
-        let book = TodoBook(repository: repository)
+        let book = await opened(repository)
         #expect(book.list.todos == [milk])
         #expect(book.loadError == .unreadable(reason: "snapshot set aside. line 3 set aside."))
-        #expect(throws: RepositoryError.unreadable(reason: "snapshot set aside. line 3 set aside.")) {
-            try repository.loadTodos()
+        await #expect(throws: RepositoryError.unreadable(reason: "snapshot set aside. line 3 set aside.")) {
+            try await repository.loadTodos()
         }
     }
 
     @Test("a store that skipped one part reports that part's error as it is")
-    func oneSkippedPart() {
-        let book = TodoBook(
-            repository: InMemoryTodoRepository([], skipped: [.unreadable(reason: "snapshot set aside.")]))
+    func oneSkippedPart() async {
+        let book = await opened(
+            InMemoryTodoRepository([], skipped: [.unreadable(reason: "snapshot set aside.")]))
         #expect(book.loadError == .unreadable(reason: "snapshot set aside."))
-        #expect(TodoBook(repository: InMemoryTodoRepository([Todo(title: "milk")])).loadError == nil)
+        #expect(await opened(InMemoryTodoRepository([Todo(title: "milk")])).loadError == nil)
     }
 
     @Test("an unreadable store opens an empty book and says why")
-    func unreadableStore() {
-        let book = TodoBook(repository: InMemoryTodoRepository(loadFailure: .unreadable(reason: "moved")))
+    func unreadableStore() async {
+        let book = await opened(InMemoryTodoRepository(loadFailure: .unreadable(reason: "moved")))
         #expect(book.list.todos.isEmpty)
         #expect(book.loadError == .unreadable(reason: "moved"))
     }

@@ -61,12 +61,12 @@ struct RootTests {
             let window = Window(size: Size(width: 70, height: 14))
             await SentActions.during { router.launch(from: window) }.reduced()
             let tabs = try #require(window.rootViewController as? TabBarController)
-            window.send(.key(KeyPress(.tab)))
+            await SentActions.during { window.send(.key(KeyPress(.tab))) }.reduced()
             #expect(tabs.selectedIndex == 1)
-            #expect(try dependency.store.loadPreferences().tab == "Profile")
-            window.send(.key(KeyPress(.tab, modifiers: .shift)))
+            #expect(try await dependency.store.loadPreferences().tab == "Profile")
+            await SentActions.during { window.send(.key(KeyPress(.tab, modifiers: .shift))) }.reduced()
             #expect(tabs.selectedIndex == 0)
-            window.send(.key(KeyPress(.tab)))
+            await SentActions.during { window.send(.key(KeyPress(.tab))) }.reduced()
             router.interactable.deactivate()
         }
 

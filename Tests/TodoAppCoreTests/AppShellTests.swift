@@ -37,7 +37,11 @@ final class InMemoryApp: RootDependency {
             pet: .dog, answers: [.success(photo)], images: [Self.chelsea: try Data(contentsOf: Self.chelsea)])
     }
 
-    /// The shell with the RIB tree launched into it, in a window of `size`, its first photo drawn.
+}
+
+extension RootDependency {
+    /// The shell with the RIB tree launched into it, in a window of `size`, what the launch set
+    /// going done: the todos read, the first photo drawn.
     func launch(size: Size) async -> (window: Window, shell: AppShellController, router: any LaunchRouting) {
         let window = Window(size: size)
         let shell = AppShellController()

@@ -16,15 +16,17 @@ struct TodoInAWindow {
     let navigation: NavigationController
     let window = Window(size: Size(width: 60, height: 16))
 
-    init() throws {
+    init() async throws {
         let built = TodoBuilder(dependency: dependency).build(withListener: TodoListenerMock())
         router = try #require(built as? TodoRouter)
         list = try #require(router.viewController as? TodoViewController)
         navigation = NavigationController(rootViewController: list)
         window.rootViewController = navigation
         window.makeKeyAndVisible()
-        router.interactable.activate()
-        router.load()
+        await SentActions.during {
+            router.interactable.activate()
+            router.load()
+        }.reduced()
     }
 
     /// Performs `line` on the window, expecting it handled, and returns once its actions are on

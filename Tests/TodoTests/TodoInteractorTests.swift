@@ -1,6 +1,7 @@
 import Domain
 import DomainTesting
 import Foundation
+import HeadlessUI
 import RIBs
 import Reactor
 import Testing
@@ -28,9 +29,19 @@ struct TodoInteractorTests {
         await SentActions.during(body).reduced()
     }
 
-    @Test("activation shows the book's list at once")
-    func showsOnActivation() {
+    /// Activates the interactor and returns once the book it opens is on the screen.
+    private func activate() async {
+        await acting { interactor.activate() }
+    }
+
+    @Test("activation opens the book and shows its list, saying until then that it is being read")
+    func showsOnActivation() async {
         interactor.activate()
+        #expect(presenter.presented.last?.isLoaded == false)
+        #expect(presenter.presented.last?.list.todos.isEmpty == true)
+        interactor.deactivate()
+        await activate()
+        #expect(presenter.presented.last?.isLoaded == true)
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk", "eggs", "bread"])
         #expect(presenter.listener === interactor)
         interactor.deactivate()
@@ -38,7 +49,7 @@ struct TodoInteractorTests {
 
     @Test("toggle, rename, delete and clear go through the reactor to the book and the screen")
     func changes() async throws {
-        interactor.activate()
+        await activate()
         let ids = book.list.todos.map(\.id)
         await acting {
             interactor.didToggle(ids[0])
@@ -58,7 +69,7 @@ struct TodoInteractorTests {
 
     @Test("undo puts back what the last delete or clear removed, saved; a second undo has nothing to undo")
     func undo() async throws {
-        interactor.activate()
+        await activate()
         let ids = book.list.todos.map(\.id)
         await acting { interactor.didDelete(ids[1]) }
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread"])
@@ -85,8 +96,10 @@ struct TodoInteractorTests {
         let preferences = InMemoryProfileStore()
         let reactor = TodoReactor(book: book, preferences: preferences)
         await reactor.send(.setFilter(.active)).reduced()
-        #expect(try preferences.loadPreferences().filter == .active)
-        #expect(TodoReactor(book: book, preferences: preferences).currentState.filter == .active)
+        #expect(try await preferences.loadPreferences().filter == .active)
+        let next = TodoReactor(book: book, preferences: preferences)
+        await next.send(.load).reduced()
+        #expect(next.currentState.filter == .active)
         preferences.failSaves(with: .unwritable(reason: "read-only"))
         await reactor.send(.setFilter(.done)).reduced()
         #expect(reactor.currentState.filter == .done, "the screen still changes")
@@ -95,7 +108,7 @@ struct TodoInteractorTests {
 
     @Test("filter shows only matching todos; a refused change leaves a status line")
     func filterAndRefusal() async throws {
-        interactor.activate()
+        await activate()
         let milk = try #require(book.list.todos.first)
         await acting {
             interactor.didToggle(milk.id)
@@ -113,7 +126,7 @@ struct TodoInteractorTests {
 
     @Test("AddTodo's title is added by this reactor, which detaches AddTodo and says so")
     func addTodoFlow() async throws {
-        interactor.activate()
+        await activate()
         interactor.didTapNew()
         #expect(router.routeToAddTodoCalls == 1)
         await acting { interactor.addTodoDidSubmit(title: "jam") }
@@ -128,7 +141,7 @@ struct TodoInteractorTests {
 
     @Test("a title that cannot be saved is still listed, with the reason, not a guess at which todo it was")
     func addNotSaved() async {
-        interactor.activate()
+        await activate()
         dependency.repository.failSaves(with: .unwritable(reason: "read-only"))
         await acting { interactor.addTodoDidSubmit(title: "jam") }
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk", "eggs", "bread", "jam"])
@@ -136,15 +149,60 @@ struct TodoInteractorTests {
         interactor.deactivate()
     }
 
+    @Test(
+        "a save that waits holds the actions sent after it: each state follows the one before, none is overwritten"
+    )
+    func slowSave() async throws {
+        await activate()
+        let milk = try #require(book.list.todos.first)
+        let repository = dependency.repository
+        repository.holdSaves()
+        let toggled = interactor.reactor.send(.toggle(milk.id))
+        let filtered = interactor.reactor.send(.setFilter(.active))
+        try await until { repository.heldSaveCount == 1 }
+        #expect(!toggled.isReduced && !filtered.isReduced)
+        #expect(presenter.presented.last?.list.todos.first?.isDone == false, "a change shows once saved")
+        let shownWhileWaiting = presenter.presented.count
+        repository.releaseSaves()
+        await filtered.reduced()
+        let after = presenter.presented[shownWhileWaiting...]
+        let toggleShown = try #require(after.firstIndex { $0.list.todos.first?.isDone == true })
+        let filterShown = try #require(after.firstIndex { $0.filter == .active })
+        #expect(toggleShown < filterShown, "the toggle's late result comes before the filter, not over it")
+        #expect(presenter.presented.last?.visible.map(\.title) == ["eggs", "bread"])
+        #expect(presenter.presented.last?.status == StatusMessage("Showing active (2)."))
+
+        // A save that waits and then fails still says so, after the actions before it.
+        repository.holdSaves()
+        repository.failSaves(with: .unwritable(reason: "disk full"))
+        let renamed = interactor.reactor.send(.rename(milk.id, "oat milk"))
+        try await until { repository.heldSaveCount == 1 }
+        repository.releaseSaves()
+        await renamed.reduced()
+        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
+        #expect(book.list.todos.first?.title == "oat milk", "the change stays in memory")
+        #expect(repository.savedTodos.first?.title == "milk")
+        interactor.deactivate()
+    }
+
+    /// Returns once `condition` holds, checking every millisecond; throws after 10 s.
+    private func until(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "waited 10 s")
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
     @Test("an inactive interactor shows nothing, and shows the current list when it comes back")
     func inactiveShowsNothing() async throws {
-        interactor.activate()
+        await activate()
         interactor.deactivate()
         let shown = presenter.presented.count
         let milk = try #require(book.list.todos.first)
         await acting { interactor.didToggle(milk.id) }
         #expect(presenter.presented.count == shown)
-        interactor.activate()
+        await activate()
         #expect(presenter.presented.last?.list.todos.first?.isDone == true)
         interactor.deactivate()
     }

@@ -16,8 +16,8 @@ import Testing
 struct TodoKeyTests {
     let todo: TodoInAWindow
 
-    init() throws {
-        todo = try TodoInAWindow()
+    init() async throws {
+        todo = try await TodoInAWindow()
     }
 
     @Test(
@@ -52,7 +52,7 @@ struct TodoKeyTests {
         #expect(list.filter == .active)
         await todo.press(KeyPress("/"))
         #expect(list.filter == .done)
-        #expect(try todo.dependency.preferences.loadPreferences().filter == .done)
+        #expect(try await todo.dependency.preferences.loadPreferences().filter == .done)
         await todo.press(KeyPress("/"))
         await todo.press(KeyPress(.home))
         await todo.press(KeyPress(.enter))

@@ -14,8 +14,8 @@ import Testing
 struct TodoRouterTests {
     let todo: TodoInAWindow
 
-    init() throws {
-        todo = try TodoInAWindow()
+    init() async throws {
+        todo = try await TodoInAWindow()
     }
 
     @Test("the builder wires the interactor, the presenter and AddTodo's builder over its component")

@@ -50,13 +50,13 @@ struct AppBenchmark: AsyncParsableCommand {
             try await app.runToEnd(arguments: ["--help"])
         }
         // First, as it leaves the Profile tab chosen: the measurements below start from fresh data.
-        try app.resetData(todoCount: 10)
+        try await app.resetData(todoCount: 10)
         let photoOnTerminal = try await Measurement.medianOfMeasured(repetitions: repetitions) {
             try await app.photoOnTerminal(image: Data(contentsOf: Self.samplePhoto))
         }
         table.peer("process start and exit, `--help`", bareStart)
         for size in [10, todos] {
-            try app.resetData(todoCount: size)
+            try await app.resetData(todoCount: size)
             let start = try await Measurement.medianOfMeasured(repetitions: repetitions) {
                 try await app.coldStartOnTerminal()
             }
@@ -68,7 +68,7 @@ struct AppBenchmark: AsyncParsableCommand {
         var terminalKeys: [Int: (move: Double, toggle: Double)] = [:]
         var appKeys: [Int: (move: Double, toggle: Double)] = [:]
         for size in [10, todos] {
-            try app.resetData(todoCount: size)
+            try await app.resetData(todoCount: size)
             terminalKeys[size] = try await app.keysOnTerminal(repetitions: keys)
             appKeys[size] = try await Self.keys(folder: app.dataFolder, repetitions: keys)
         }
@@ -89,7 +89,7 @@ struct AppBenchmark: AsyncParsableCommand {
         let script = Self.script(count: commands)
         var perCommand: [Int: Double] = [:]
         for size in [10, todos] {
-            try app.resetData(todoCount: size)
+            try await app.resetData(todoCount: size)
             perCommand[size] = try await Self.perCommand(app, script: script, repetitions: repetitions)
         }
         table.peer("typed command (script), 10 todos", perCommand[10] ?? .nan)

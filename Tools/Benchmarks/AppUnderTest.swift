@@ -49,9 +49,9 @@ struct AppUnderTest {
     }
 
     /// Replaces the flavor's todos with `todoCount` of them, written as this build stores them.
-    func resetData(todoCount: Int) throws {
+    func resetData(todoCount: Int) async throws {
         try removeData()
-        try StoredTodoRepository(folder: dataFolder).replace(with: Self.todos(count: todoCount))
+        try await StoredTodoRepository(folder: dataFolder).replace(with: Self.todos(count: todoCount))
     }
 
     /// Replaces the flavor's todos with `todoCount` of them, added by the app itself through

@@ -6,15 +6,16 @@ import Foundation
     import Glibc
 #endif
 
-/// The todo store's two writes against the system calls they cannot avoid: an append against
-/// `write` + `fsync` of the same line, a fold of 10,000 todos against `write` + `fsync` of the
-/// same snapshot bytes. The gap is what the store adds: encoding, its lock, the folder's lock
+/// The todo repository's two writes, awaited as the app awaits them, against the system calls
+/// they cannot avoid: an append against `write` + `fsync` of the same line, a fold of 10,000
+/// todos against `write` + `fsync` of the same snapshot bytes. The gap is what the store adds:
+/// the hop to its queue and back, encoding, its lock, the folder's lock
 /// and its checks, and for the fold the rename, a fresh journal and the folder's `fsync`.
 struct JournalComparison {
     var appendStore, appendRaw, foldStore, foldRaw, appendRatio, foldRatio: Double
 
     /// Medians of `repetitions` rounds; each round appends `appends` todos, then folds `records`.
-    static func measure(records: Int, appends: Int, repetitions: Int, scratch: URL) throws -> Self {
+    static func measure(records: Int, appends: Int, repetitions: Int, scratch: URL) async throws -> Self {
         let todos = (0..<records).map {
             Todo(
                 title: "Todo number \($0): walk the dog", isDone: $0 % 3 == 0,
@@ -25,10 +26,10 @@ struct JournalComparison {
         for round in 0..<repetitions {
             let folder = scratch.appendingPathComponent("journal-\(round)")
             let repository = StoredTodoRepository(folder: folder, foldThreshold: Int.max)
-            _ = try repository.loadTodos()
+            _ = try await repository.loadTodos()
             let appendStart = clock.now
             for index in 0..<appends {
-                try repository.record(.added(Todo(title: "appended \(index)")), todos: [])
+                try await repository.record(.added(Todo(title: "appended \(index)")), todos: [])
             }
             let appendStore = Measurement.seconds(clock.now - appendStart) / Double(appends)
             // The very lines the store wrote, each written and fsynced again by hand.
@@ -36,7 +37,7 @@ struct JournalComparison {
             let appendRaw = try rawAppends(lines, to: folder.appendingPathComponent("raw.journal"))
 
             let foldStart = clock.now
-            try repository.replace(with: todos)
+            try await repository.replace(with: todos)
             let foldStore = Measurement.seconds(clock.now - foldStart)
             let snapshot = try Data(contentsOf: repository.snapshotURL)
             let foldRaw = try rawWrite(snapshot, to: folder.appendingPathComponent("raw.snapshot"))

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import LocalProvider
 
-/// `bench storage`: PlistFileStore against raw `PropertyListEncoder` + `Data.write(.atomic)`, and
-/// the todo store's append and fold against `write` + `fsync` of the same bytes.
-struct StorageBenchmark: ParsableCommand {
+/// `bench storage`: PlistFileStore against raw `PropertyListEncoder` + `Data.write(.atomic)`, the
+/// todo store's append and fold against `write` + `fsync` of the same bytes, and each store
+/// operation's async form against its synchronous form.
+struct StorageBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storage",
         abstract:
@@ -17,6 +18,9 @@ struct StorageBenchmark: ParsableCommand {
     @Option(help: "Todos appended one by one to the journaled store.")
     var appends = 200
 
+    @Option(help: "Calls of each operation in each form for the async-against-sync comparison.")
+    var calls = 1_000
+
     @Option(help: "Repetitions; the median is reported.")
     var repetitions = 3
 
@@ -27,7 +31,29 @@ struct StorageBenchmark: ParsableCommand {
         var createdAt: Date
     }
 
-    func run() throws {
+    func run() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bench-storage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try measureSynchronousForms(scratch: scratch)
+        try await measureJournal(scratch: scratch)
+        // Off the main actor, so the async forms pay only for their own hop.
+        let rows = try await Task.detached { [calls, repetitions] in
+            try await AsyncFormComparison.measure(calls: calls, repetitions: repetitions, scratch: scratch)
+        }.value
+        print(
+            "\nEach operation's async form against its synchronous form, per call (\(Measurement.grouped(Double(calls))) calls,"
+                + " one small record, .atomic):\n"
+                + "                                  sync          async")
+        for row in rows {
+            print(
+                row.label.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + "\(Measurement.milliseconds(row.sync))   \(Measurement.milliseconds(row.async)) "
+                    + Measurement.ratio(row.ratio))
+        }
+    }
+
+    private func measureSynchronousForms(scratch: URL) throws {
         #if DEBUG
             print(
                 "warning: this is a debug build; run `swift run -c release bench storage` for real figures.")
@@ -37,10 +63,6 @@ struct StorageBenchmark: ParsableCommand {
                 id: $0, title: "Todo number \($0): walk the dog", isDone: $0 % 3 == 0,
                 createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double($0)))
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bench-storage-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-
         print(
             "Storage benchmark: \(Measurement.grouped(Double(records))) records, binary plists, median of \(repetitions)\n"
         )
@@ -107,7 +129,11 @@ struct StorageBenchmark: ParsableCommand {
             "version and expiry in every value, damaged files set aside. `.durable` also fsyncs the folder."
         )
 
-        let journal = try JournalComparison.measure(
+    }
+
+    /// The todo repository's writes, as the app awaits them, against the system calls.
+    private func measureJournal(scratch: URL) async throws {
+        let journal = try await JournalComparison.measure(
             records: records, appends: appends, repetitions: repetitions, scratch: scratch)
         print(
             "\nThe todo store (JournaledStore), against write + fsync of the very bytes it wrote:\n"

@@ -11,8 +11,10 @@ public struct StoredFavoritePhotoRepository: FavoritePhotoRepository {
     }
 
     /// The saved favourites, or none.
-    public func loadFavorites() throws(RepositoryError) -> [PetPhoto] { try value.load() }
+    public func loadFavorites() async throws(RepositoryError) -> [PetPhoto] { try await value.load() }
 
     /// Saves `photos`.
-    public func saveFavorites(_ photos: [PetPhoto]) throws(RepositoryError) { try value.save(photos) }
+    public func saveFavorites(_ photos: [PetPhoto]) async throws(RepositoryError) {
+        try await value.save(photos)
+    }
 }

@@ -12,8 +12,10 @@ public struct StoredProfileRepository: ProfileRepository {
     }
 
     /// The saved profile, or an empty one.
-    public func loadProfile() throws(RepositoryError) -> Profile { try value.load() }
+    public func loadProfile() async throws(RepositoryError) -> Profile { try await value.load() }
 
     /// Saves `profile`.
-    public func saveProfile(_ profile: Profile) throws(RepositoryError) { try value.save(profile) }
+    public func saveProfile(_ profile: Profile) async throws(RepositoryError) {
+        try await value.save(profile)
+    }
 }

@@ -12,10 +12,12 @@ public struct StoredScreenPreferencesRepository: ScreenPreferencesRepository {
     }
 
     /// The saved preferences, or the defaults.
-    public func loadPreferences() throws(RepositoryError) -> ScreenPreferences { try value.load() }
+    public func loadPreferences() async throws(RepositoryError) -> ScreenPreferences {
+        try await value.load()
+    }
 
     /// Saves `preferences`.
-    public func savePreferences(_ preferences: ScreenPreferences) throws(RepositoryError) {
-        try value.save(preferences)
+    public func savePreferences(_ preferences: ScreenPreferences) async throws(RepositoryError) {
+        try await value.save(preferences)
     }
 }

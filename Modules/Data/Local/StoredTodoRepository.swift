@@ -20,8 +20,10 @@ import LocalProvider
 /// Todos stored by the first releases (`todos.plist` and `todos.journal`) are moved into the
 /// store on the first load.
 ///
-/// It uses the store's synchronous forms: ``Domain/TodoBook`` calls it on the main actor, which
-/// is not a thread of the cooperative pool, and saves each change before the screen shows it.
+/// It uses the store's async forms: the journal's file work, and the wait for another process
+/// that holds the folder's lock, run on the store's own queue while ``Domain/TodoBook`` awaits
+/// them on the main actor, which goes on drawing. The first releases' files are moved over on a
+/// queue of this repository's own.
 public final class StoredTodoRepository: TodoRepository {
     private let store: JournaledStore<TodoItems>
     private let legacy: LegacyTodoFiles
@@ -45,10 +47,10 @@ public final class StoredTodoRepository: TodoRepository {
     ///
     /// - Throws: ``RepositoryError/unreadable(reason:)`` when the files cannot be read at all
     ///   (nothing is set aside then).
-    public func loadReadableTodos() throws(RepositoryError) -> ReadableTodos {
+    public func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
         do {
-            var skipped = try importLegacyFiles()
-            let loaded = try store.load()
+            var skipped = try await importLegacyFiles()
+            let loaded = try await store.load()
             skipped += loaded.setAside.map { "\($0)" }
             return ReadableTodos(todos: loaded.value.todos, skipped: skipped.map { .unreadable(reason: $0) })
         } catch let error as RepositoryError {
@@ -60,26 +62,41 @@ public final class StoredTodoRepository: TodoRepository {
 
     /// Appends `change` to the journal. `todos` is not used: the store applies the change to the
     /// list it keeps itself.
-    public func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError) {
+    public func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError) {
         do {
-            try store.append(change)
+            try await store.append(change)
         } catch {
             throw .unwritable(reason: "\(error)")
         }
     }
 
     /// Replaces every stored todo with `todos`, written whole.
-    public func replace(with todos: [Todo]) throws(RepositoryError) {
+    public func replace(with todos: [Todo]) async throws(RepositoryError) {
         do {
-            try store.replace(with: TodoItems(todos))
+            try await store.replace(with: TodoItems(todos))
         } catch {
             throw .unwritable(reason: "\(error)")
         }
     }
 
     /// Moves the first releases' todos into `store`, once: only while the store has no files.
-    /// Returns what could not be read of them.
-    private func importLegacyFiles() throws -> [String] {
+    /// Returns what could not be read of them. The files are looked for, read and moved on
+    /// ``importQueue``, off the cooperative pool.
+    private func importLegacyFiles() async throws -> [String] {
+        let (legacy, store) = (self.legacy, self.store)
+        return try await withCheckedThrowingContinuation { continuation in
+            Self.importQueue.async {
+                continuation.resume(with: Result { try Self.importLegacyFiles(legacy, into: store) })
+            }
+        }
+    }
+
+    /// Where ``importLegacyFiles()`` does its blocking file work.
+    private static let importQueue = DispatchQueue(label: "Data.StoredTodoRepository.import")
+
+    private static func importLegacyFiles(_ legacy: LegacyTodoFiles, into store: JournaledStore<TodoItems>)
+        throws -> [String]
+    {
         guard legacy.exist else { return [] }
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: store.snapshotURL.path)

@@ -3,25 +3,25 @@ import LocalProvider
 
 /// One value in a ``LocalStore``, read and written with the app's ``RepositoryError``s.
 ///
-/// It uses the store's synchronous forms, as Domain's repositories are synchronous: their
-/// callers run on the main actor, not on a thread of the cooperative pool.
+/// It uses the store's async forms: the file work, and the wait for another process's lock,
+/// run on the store's own queue while the caller's task is suspended.
 struct StoredValue<Value: Codable & Sendable>: Sendable {
     let store: any LocalStore
     let key: StorageKey<Value>
     /// What a store that has nothing yet gives.
     let empty: Value
 
-    func load() throws(RepositoryError) -> Value {
+    func load() async throws(RepositoryError) -> Value {
         do {
-            return try store.load(key) ?? empty
+            return try await store.load(key) ?? empty
         } catch {
             throw .unreadable(reason: "\(error)")
         }
     }
 
-    func save(_ value: Value) throws(RepositoryError) {
+    func save(_ value: Value) async throws(RepositoryError) {
         do {
-            try store.save(value, for: key)
+            try await store.save(value, for: key)
         } catch {
             throw .unwritable(reason: "\(error)")
         }

@@ -1,7 +1,7 @@
 /// Where favourite photos are kept.
 public protocol FavoritePhotoRepository: Sendable {
     /// The favourites, oldest first.
-    func loadFavorites() throws(RepositoryError) -> [PetPhoto]
+    func loadFavorites() async throws(RepositoryError) -> [PetPhoto]
     /// Replaces the favourites with `photos`.
-    func saveFavorites(_ photos: [PetPhoto]) throws(RepositoryError)
+    func saveFavorites(_ photos: [PetPhoto]) async throws(RepositoryError)
 }

@@ -2,6 +2,11 @@ import Foundation
 
 /// Where the todos are kept. Changes come one at a time, so that a store can write only what
 /// changed: with 10,000 todos, rewriting them all on every toggle is what makes a command slow.
+///
+/// Its methods are async because a store may wait: for the disk, and for another process that
+/// holds the data folder's lock (up to seconds). The screen awaits them on the main actor, which
+/// keeps drawing meanwhile; a store does that waiting on threads of its own, never on the
+/// cooperative pool's.
 public protocol TodoRepository: Sendable {
     /// Every todo still readable, and what could not be read. A store sets a damaged part aside
     /// and loads the rest, so one call gives everything there is; ``ReadableTodos/skipped`` says
@@ -9,10 +14,10 @@ public protocol TodoRepository: Sendable {
     ///
     /// - Throws: ``RepositoryError/unreadable(reason:)`` when nothing could be read at all (a
     ///   file or folder the process may not open); nothing is set aside then.
-    func loadReadableTodos() throws(RepositoryError) -> ReadableTodos
+    func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos
     /// Records `change`, durably: once this returns, the change survives a kill. `todos` is the
     /// whole list after the change, for stores that keep snapshots.
-    func record(_ change: TodoChange, todos: [Todo]) throws(RepositoryError)
+    func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError)
 }
 
 /// What ``TodoRepository/loadReadableTodos()`` read.
@@ -35,8 +40,8 @@ extension TodoRepository {
     ///
     /// - Throws: ``RepositoryError/unreadable(reason:)`` naming everything skipped (it was set
     ///   aside, so loading again gives what is still readable, with no error).
-    public func loadTodos() throws(RepositoryError) -> [Todo] {
-        let loaded = try loadReadableTodos()
+    public func loadTodos() async throws(RepositoryError) -> [Todo] {
+        let loaded = try await loadReadableTodos()
         if let damage = RepositoryError(combining: loaded.skipped) { throw damage }
         return loaded.todos
     }

@@ -1,21 +1,32 @@
 /// The favourite photos, saved on every change.
+///
+/// Like ``TodoBook``, it has one owner (in the TodoApp, the Profile screen's reactor) that
+/// opens it first and then makes one change at a time, awaiting each save.
 @MainActor
 public final class FavoritePhotos {
-    /// The favourites, oldest first.
-    public private(set) var photos: [PetPhoto]
+    /// The favourites, oldest first; empty until ``open()`` has read them.
+    public private(set) var photos: [PetPhoto] = []
     private let repository: any FavoritePhotoRepository
 
     /// Why the stored favourites could not be read, if they could not.
-    public let loadError: RepositoryError?
+    public private(set) var loadError: RepositoryError?
 
-    /// Opens the favourites kept in `repository`; unreadable ones start empty.
+    /// Whether ``open()`` has been called.
+    public private(set) var isOpen = false
+
+    /// The favourites kept in `repository`, not read yet: ``open()`` reads them.
     public init(repository: any FavoritePhotoRepository) {
         self.repository = repository
+    }
+
+    /// Reads the stored favourites, once; unreadable ones leave the list empty and say why in
+    /// ``loadError``. Later calls return at once.
+    public func open() async {
+        guard !isOpen else { return }
+        isOpen = true
         do {
-            photos = try repository.loadFavorites()
-            loadError = nil
+            photos = try await repository.loadFavorites()
         } catch {
-            photos = []
             loadError = error
         }
     }
@@ -29,7 +40,7 @@ public final class FavoritePhotos {
     ///
     /// - Throws: ``RepositoryError``; the change stays in memory.
     @discardableResult
-    public func toggle(_ photo: PetPhoto) throws(RepositoryError) -> Bool {
+    public func toggle(_ photo: PetPhoto) async throws(RepositoryError) -> Bool {
         let isFavorite: Bool
         if contains(photo) {
             photos.removeAll { $0.id == photo.id }
@@ -38,7 +49,7 @@ public final class FavoritePhotos {
             photos.append(photo)
             isFavorite = true
         }
-        try repository.saveFavorites(photos)
+        try await repository.saveFavorites(photos)
         return isFavorite
     }
 }

@@ -53,12 +53,7 @@ final class ProfileReactor: Reactor {
     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
         switch action {
         case .load:
-            let status = favorites.loadError.map { StatusMessage.failure("Favourites: \($0)") }
-            do {
-                return .just(.setProfile(try profiles.loadProfile()), .setStatus(status))
-            } catch {
-                return .just(.setStatus(status ?? .failure("Profile: \(error)")))
-            }
+            return load()
         case .refresh:
             return refresh()
         case .toggleFavorite:
@@ -69,6 +64,22 @@ final class ProfileReactor: Reactor {
             return save("Bio") { $0.bio = bio }
         case .browseFavorites(let offset):
             return browse(by: offset)
+        }
+    }
+
+    /// The stored profile and favourites; the status line says what could not be read.
+    private func load() -> AsyncThrowingStream<Mutation, any Error> {
+        return .run { @MainActor [self] send in
+            await favorites.open()
+            let shown = currentState.photo
+            send(.setFavorites(favorites.photos, isFavorite: shown.map(favorites.contains) ?? false))
+            let status = favorites.loadError.map { StatusMessage.failure("Favourites: \($0)") }
+            do {
+                send(.setProfile(try await profiles.loadProfile()))
+                send(.setStatus(status))
+            } catch {
+                send(.setStatus(status ?? .failure("Profile: \(error)")))
+            }
         }
     }
 
@@ -112,15 +123,16 @@ final class ProfileReactor: Reactor {
         guard let photo = currentState.photo else {
             return .just(.setStatus(.failure("There is no photo to keep yet; press r (or type `refresh`).")))
         }
-        do {
-            let isFavorite = try favorites.toggle(photo)
-            return .just(
-                .setFavorites(favorites.photos, isFavorite: isFavorite),
-                .setStatus(.success(isFavorite ? "Kept as a favourite." : "Removed from favourites.")))
-        } catch {
-            return .just(
-                .setFavorites(favorites.photos, isFavorite: favorites.contains(photo)),
-                .setStatus(.failure("Favourites not saved: \(error)")))
+        let favorites = self.favorites
+        return .run { @MainActor send in
+            do {
+                let isFavorite = try await favorites.toggle(photo)
+                send(.setFavorites(favorites.photos, isFavorite: isFavorite))
+                send(.setStatus(.success(isFavorite ? "Kept as a favourite." : "Removed from favourites.")))
+            } catch {
+                send(.setFavorites(favorites.photos, isFavorite: favorites.contains(photo)))
+                send(.setStatus(.failure("Favourites not saved: \(error)")))
+            }
         }
     }
 
@@ -162,11 +174,16 @@ final class ProfileReactor: Reactor {
     > {
         var profile = currentState.profile
         change(&profile)
-        do {
-            try profiles.saveProfile(profile)
-            return .just(.setProfile(profile), .setStatus(.success("\(field) saved.")))
-        } catch {
-            return .just(.setProfile(profile), .setStatus(.failure("Profile not saved: \(error)")))
+        let (profiles, changed) = (self.profiles, profile)
+        return .run { send in
+            do {
+                try await profiles.saveProfile(changed)
+                send(.setProfile(changed))
+                send(.setStatus(.success("\(field) saved.")))
+            } catch {
+                send(.setProfile(changed))
+                send(.setStatus(.failure("Profile not saved: \(error)")))
+            }
         }
     }
 

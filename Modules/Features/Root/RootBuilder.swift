@@ -47,7 +47,8 @@ public final class RootBuilder: Builder<any RootDependency>, RootBuildable {
     public func build() -> any LaunchRouting {
         let component = RootComponent(dependency: dependency)
         let viewController = RootViewController(appName: dependency.appName, accent: dependency.accentColor)
-        let interactor = RootInteractor(presenter: viewController, preferences: dependency.screenPreferences)
+        let interactor = RootInteractor(
+            presenter: viewController, reactor: RootReactor(preferences: dependency.screenPreferences))
         return RootRouter(
             interactor: interactor, viewController: viewController,
             todoBuilder: TodoBuilder(dependency: component),

@@ -18,36 +18,45 @@ protocol RootPresentable: Presentable {
     func show(status: StatusMessage)
 }
 
-/// The root's logic: it shows the tab the user left last time and keeps each tab they choose.
-/// Its children tell it nothing yet.
+/// The root's logic: it shows the tab the user left last time and keeps each tab they choose,
+/// through its ``RootReactor``. Its children tell it nothing yet.
 @MainActor
 final class RootInteractor: PresentableInteractor<any RootPresentable>, RootInteractable,
     RootPresentableListener
 {
     weak var router: (any RootRouting)?
-    private let preferences: any ScreenPreferencesRepository
+    let reactor: RootReactor
+    /// Whether the user chose a tab in this run: the kept one, read later, no longer replaces it.
+    private var hasChosenTab = false
+    private var shownFailureRevision = 0
 
-    init(presenter: any RootPresentable, preferences: any ScreenPreferencesRepository) {
-        self.preferences = preferences
+    init(presenter: any RootPresentable, reactor: RootReactor) {
+        self.reactor = reactor
         super.init(presenter: presenter)
         presenter.listener = self
     }
 
-    /// The tab kept from the last launch; a failure to read it shows the first tab and says so.
+    /// Shows the tab kept from the last launch once it is read; a failure to read it shows the
+    /// first tab and says so.
     override func didBecomeActive() {
         super.didBecomeActive()
-        do {
-            if let tab = try preferences.loadPreferences().tab { presenter.selectTab(titled: tab) }
-        } catch {
-            presenter.show(status: .failure("The last tab could not be read: \(error)"))
+        reactor.state.sink { [weak self] state in
+            MainActor.assumeIsolated { self?.present(state) }
+        }
+        .cancelOnDeactivate(interactor: self)
+        reactor.send(.restoreTab)
+    }
+
+    private func present(_ state: RootReactor.State) {
+        if let tab = state.restoredTab, !hasChosenTab { presenter.selectTab(titled: tab) }
+        if state.failureRevision != shownFailureRevision, let failure = state.failure {
+            shownFailureRevision = state.failureRevision
+            presenter.show(status: failure)
         }
     }
 
     func didSelectTab(titled title: String) {
-        do {
-            try preferences.updatePreferences { $0.tab = title }
-        } catch {
-            presenter.show(status: .failure("The tab is not kept for the next launch: \(error)"))
-        }
+        hasChosenTab = true
+        reactor.send(.keepTab(title))
     }
 }

@@ -46,6 +46,7 @@ final class TodoInteractor: PresentableInteractor<any TodoPresentable>, TodoInte
             MainActor.assumeIsolated { self?.presenter.present(state) }
         }
         .cancelOnDeactivate(interactor: self)
+        reactor.send(.load)
     }
 
     // MARK: TodoPresentableListener

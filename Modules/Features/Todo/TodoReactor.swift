@@ -3,13 +3,16 @@ import Foundation
 import HeadlessUI
 import Reactor
 
-/// The list screen's state machine, and the one writer of the todos: every action changes the
-/// ``Domain/TodoBook`` (which saves at once) and publishes the list as it is then, with a
-/// status message saying how the change went. The last destructive change (a delete or a
-/// clear) can be undone once.
+/// The list screen's state machine, and the one writer of the todos: it opens the
+/// ``Domain/TodoBook`` (``Action/load``), and every later action changes the book, awaits the
+/// save, and publishes the list as it is then, with a status message saying how the change
+/// went. The last destructive change (a delete or a clear) can be undone once.
 @MainActor
 final class TodoReactor: Reactor {
     enum Action: Sendable {
+        /// Open the book and read the filter kept last time: the first action, sent on
+        /// activation.
+        case load
         /// Add a todo titled with a title AddTodo has already checked.
         case add(title: String)
         case toggle(UUID)
@@ -27,10 +30,14 @@ final class TodoReactor: Reactor {
         case setStatus(StatusMessage?)
         /// What `undo` would put back; `nil` when there is nothing to undo.
         case setUndoable([Todo]?)
+        /// The book is open: the list is what was stored.
+        case setLoaded
     }
 
     struct State: Sendable {
         var list: TodoList
+        /// Whether the list is what was stored; until then it is empty, not read yet.
+        var isLoaded = false
         var filter = TodoFilter.all
         /// The last change's outcome, for the status line.
         var status: StatusMessage?
@@ -49,90 +56,125 @@ final class TodoReactor: Reactor {
     private let preferences: (any ScreenPreferencesRepository)?
 
     /// A reactor over `book`, showing the filter kept in `preferences` (and keeping each filter
-    /// chosen there), or every todo when there are no preferences.
+    /// chosen there), or every todo when there are no preferences. It shows an empty list until
+    /// ``Action/load`` has opened the book.
     init(book: TodoBook, preferences: (any ScreenPreferencesRepository)? = nil) {
         self.book = book
         self.preferences = preferences
-        var status = book.loadError.map { StatusMessage.failure("Todos: \($0)") }
-        var filter = TodoFilter.all
-        do {
-            filter = try preferences?.loadPreferences().filter ?? .all
-        } catch {
-            status = status ?? .failure("The list's filter could not be read: \(error)")
-        }
-        initialState = State(list: book.list, filter: filter, status: status)
+        initialState = State(list: book.list)
     }
 
     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
         switch action {
+        case .load:
+            return mutations { reactor in await reactor.load() }
         case .setFilter(let filter):
-            var status = StatusMessage("Showing \(filter.rawValue) (\(book.list.filtered(filter).count)).")
-            do {
-                try preferences?.updatePreferences { $0.filter = filter }
-            } catch {
-                status = .failure("The filter is not kept for the next launch: \(error)")
-            }
-            return .just(.setFilter(filter), .setStatus(status))
+            return mutations { reactor in await reactor.keep(filter) }
         case .delete(let id):
             guard let todo = book.list.todos.first(where: { $0.id == id }) else {
                 return .just(.setStatus(.failure("That todo is gone already.")))
             }
             return destructive(removing: [todo], "Deleted \"\(todo.title)\". Press u to undo.") {
-                () throws(TodoError) in try book.delete(id)
+                (book) async throws(TodoError) in try await book.delete(id)
             }
         case .clearCompleted:
             let done = book.list.todos.filter(\.isDone)
             guard !done.isEmpty else { return .just(.setStatus(StatusMessage("Nothing to clear."))) }
             return destructive(removing: done, "Cleared \(done.count) done. Press u to undo.") {
-                () throws(TodoError) in _ = try book.clearCompleted()
+                (book) async throws(TodoError) in _ = try await book.clearCompleted()
             }
         case .undo:
             guard let undoable = currentState.undoable else {
                 return .just(.setStatus(.failure("Nothing to undo.")))
             }
-            let status: StatusMessage
-            do {
-                try book.restore(undoable)
-                status = .success(
-                    undoable.count == 1
-                        ? "Put back \"\(undoable[0].title)\"." : "Put back \(undoable.count) todos.")
-            } catch {
-                status = .failure(error.description)
+            return mutations { reactor in
+                let status: StatusMessage
+                do throws(TodoError) {
+                    try await reactor.book.restore(undoable)
+                    status = .success(
+                        undoable.count == 1
+                            ? "Put back \"\(undoable[0].title)\"." : "Put back \(undoable.count) todos.")
+                } catch {
+                    status = .failure(error.description)
+                }
+                return [.setList(reactor.book.list), .setUndoable(nil), .setStatus(status)]
             }
-            return .just(.setList(book.list), .setUndoable(nil), .setStatus(status))
         case .add, .toggle, .rename:
-            let status: StatusMessage?
-            do {
-                status = try change(action)
-            } catch {
-                status = .failure(error.description)
+            return mutations { reactor in
+                let status: StatusMessage?
+                do throws(TodoError) {
+                    status = try await reactor.change(action)
+                } catch {
+                    status = .failure(error.description)
+                }
+                return [.setList(reactor.book.list), .setStatus(status)]
             }
-            return .just(.setList(book.list), .setStatus(status))
         }
+    }
+
+    /// The mutations `work` returns, once it has run on the main actor. The book's changes await
+    /// their saves there: the screen goes on drawing meanwhile, and the next action waits its
+    /// turn (``Reactor``), so a late save never overwrites a later action's state.
+    private func mutations(_ work: @escaping @MainActor (TodoReactor) async -> [Mutation])
+        -> AsyncThrowingStream<Mutation, any Error>
+    {
+        .run { @MainActor [self] send in
+            for mutation in await work(self) { send(mutation) }
+        }
+    }
+
+    /// Opens the book and reads the filter kept last time; the status line says what could not
+    /// be read.
+    private func load() async -> [Mutation] {
+        await book.open()
+        var status = book.loadError.map { StatusMessage.failure("Todos: \($0)") }
+        var filter = TodoFilter.all
+        do {
+            filter = try await preferences?.loadPreferences().filter ?? .all
+        } catch {
+            status = status ?? .failure("The list's filter could not be read: \(error)")
+        }
+        var mutations: [Mutation] = [.setList(book.list), .setFilter(filter), .setLoaded]
+        if let status { mutations.append(.setStatus(status)) }
+        return mutations
+    }
+
+    /// Shows `filter` and keeps it for the next launch.
+    private func keep(_ filter: TodoFilter) async -> [Mutation] {
+        var status = StatusMessage("Showing \(filter.rawValue) (\(book.list.filtered(filter).count)).")
+        do {
+            try await preferences?.updatePreferences { $0.filter = filter }
+        } catch {
+            status = .failure("The filter is not kept for the next launch: \(error)")
+        }
+        return [.setFilter(filter), .setStatus(status)]
     }
 
     /// Removes `todos` with `remove`; keeps them for `undo` when it worked.
     private func destructive(
-        removing todos: [Todo], _ done: String, _ remove: () throws(TodoError) -> Void
+        removing todos: [Todo], _ done: String,
+        _ remove: @escaping @MainActor (TodoBook) async throws(TodoError) -> Void
     ) -> AsyncThrowingStream<Mutation, any Error> {
-        do {
-            try remove()
-            return .just(.setList(book.list), .setUndoable(todos), .setStatus(.success(done)))
-        } catch {
-            return .just(.setList(book.list), .setStatus(.failure(error.description)))
+        mutations { reactor in
+            do throws(TodoError) {
+                try await remove(reactor.book)
+                return [.setList(reactor.book.list), .setUndoable(todos), .setStatus(.success(done))]
+            } catch {
+                return [.setList(reactor.book.list), .setStatus(.failure(error.description))]
+            }
         }
     }
 
     /// Makes the change in the book; returns what the status line says about it.
-    private func change(_ action: Action) throws(TodoError) -> StatusMessage? {
+    private func change(_ action: Action) async throws(TodoError) -> StatusMessage? {
         switch action {
         case .add(let title):
-            let todo = try book.add(title: title)
+            let todo = try await book.add(title: title)
             return .success("Added \"\(todo.title)\".")
         case .toggle(let id):
-            try book.toggle(id)
+            try await book.toggle(id)
         case .rename(let id, let title):
-            try book.rename(id, to: title)
+            try await book.rename(id, to: title)
             return .success("Renamed to \"\(try TodoTitle.validated(title))\".")
         default:
             break
@@ -149,6 +191,7 @@ final class TodoReactor: Reactor {
             state.status = status
             state.statusRevision += 1
         case .setUndoable(let todos): state.undoable = todos
+        case .setLoaded: state.isLoaded = true
         }
         return state
     }

@@ -29,7 +29,8 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
 
     let summaryLabel = Label()
     let tableView = TableView()
-    let emptyLabel = Label("Nothing here. Press n, or type `new`, to add a todo.")
+    static let emptyText = "Nothing here. Press n, or type `new`, to add a todo."
+    let emptyLabel = Label(emptyText)
     private(set) var todos: [Todo] = []
     private(set) var filter = TodoFilter.all
     private var hasPresented = false
@@ -81,6 +82,7 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         let active = state.list.activeCount
         summaryLabel.text =
             "\(active) active, \(total - active) done · showing \(state.filter.rawValue) (\(todos.count))"
+        emptyLabel.text = state.isLoaded ? Self.emptyText : "Reading the todos…"
         emptyLabel.isHidden = !todos.isEmpty
         navigationController?.tabBarItem.badgeValue = active > 0 ? "\(active)" : nil
         tableView.reloadData()
@@ -95,7 +97,8 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
             tableView.selectRow(
                 at: min(previousRow ?? 0, todos.count - 1), scrollPosition: hasPresented ? .none : .top)
         }
-        hasPresented = true
+        // The list read at launch is a first show, not todos added to an empty list.
+        hasPresented = hasPresented || state.isLoaded
         if state.statusRevision != shownStatusRevision {
             shownStatusRevision = state.statusRevision
             view.window?.updateStatus(from: shownStatus, to: state.status)

@@ -1,0 +1,108 @@
+import Data
+import Domain
+import DomainTesting
+import Foundation
+import HeadlessUI
+import Layout
+import LocalProvider
+import RIBs
+import Reactor
+import Root
+import Subprocess
+import SystemPackage
+import Testing
+
+@testable import TodoAppCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The app's objects over real files in `folder`: the todos in the journaled store the app
+/// keeps, the profile, favourites and screen preferences in a property-list store beside them.
+@MainActor
+final class StoredApp: RootDependency {
+    let appName = "TodoApp-Dog"
+    let accentColor = Color.yellow
+    let todoRepository: any TodoRepository
+    let profileRepository: any ProfileRepository
+    let screenPreferences: any ScreenPreferencesRepository
+    let favoritePhotos: FavoritePhotos
+    let petPhotoRepository: any PetPhotoRepository = InMemoryPetPhotoRepository(pet: .dog, answers: [])
+
+    init(folder: URL) throws {
+        let store = try PlistFileStore(root: folder, format: .binary)
+        todoRepository = StoredTodoRepository(folder: folder)
+        profileRepository = StoredProfileRepository(store: store)
+        screenPreferences = StoredScreenPreferencesRepository(store: store)
+        favoritePhotos = FavoritePhotos(repository: StoredFavoritePhotoRepository(store: store))
+    }
+}
+
+@MainActor
+@Suite("A save while another process holds the data folder's lock")
+struct SaveWhileLockedTests {
+    @Test(
+        "the main actor goes on (a frame is drawn) while `save` waits for the lock, and the todo is saved once it is let go"
+    )
+    func mainActorRunsWhileSaveWaits() async throws {
+        let home = try TemporaryHome()
+        let folder = home.url
+        let app = try StoredApp(folder: folder)
+        let (window, shell, router) = await app.launch(size: Size(width: 80, height: 24))
+        #expect(shell.run("new") == .handled)
+        let saving = try await whileAnotherProcessHoldsTheLock(of: folder) { @MainActor in
+            let saving = SentActions.during { #expect(shell.run("save Buy milk") == .handled) }
+            try await until { FolderLock.waitingThreads(in: folder) == 1 }
+            // A tick of the main actor, as the terminal's run loop has when a redraw is asked for:
+            // it runs, and draws, while the save waits for the other process.
+            let frame = await Task { @MainActor in
+                try? await Task.sleep(for: .milliseconds(20))
+                return window.render().lines.joined(separator: "\n")
+            }.value
+            #expect(!saving.isReduced, "the save went through while another process held the lock")
+            #expect(FolderLock.waitingThreads(in: folder) == 1, "the save still waits for the lock")
+            #expect(frame.contains("Nothing here"), "a todo shows once it is saved: \(frame)")
+            return saving
+        }
+        // The other process was killed with SIGKILL; the kernel let its lock go.
+        await saving.reduced()
+        let screen = window.render().lines.joined(separator: "\n")
+        #expect(screen.contains("1. [ ] Buy milk"), "\(screen)")
+        #expect(screen.contains("Added \"Buy milk\"."), "\(screen)")
+        #expect(try await StoredTodoRepository(folder: folder).loadTodos().map(\.title) == ["Buy milk"])
+        window.rootViewController = nil
+        router.interactable.deactivate()
+    }
+
+    /// Returns once `condition` holds, checking every millisecond; fails after 20 s.
+    private func until(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "waited 20 s")
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
+/// Runs `body` while another process, the `storage-probe` built next to this test bundle, holds
+/// `folder`'s lock (`storage-probe hold-lock`); the probe is killed with SIGKILL after.
+private func whileAnotherProcessHoldsTheLock<T: Sendable>(
+    of folder: URL, _ body: @Sendable () async throws -> T
+) async throws -> T {
+    let testBinary = URL(
+        fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let probe = testBinary.deletingLastPathComponent().appendingPathComponent("storage-probe")
+    try #require(FileManager.default.isExecutableFile(atPath: probe.path), "run `swift build` first")
+    // The probe ends when its standard input closes: when this process is gone.
+    let result = try await Subprocess.run(
+        .path(FilePath(probe.path)), arguments: ["hold-lock", folder.path], input: .inputWriter,
+        output: .sequence, error: .discarded
+    ) { execution in
+        for try await line in execution.standardOutput.strings() where line == "locked" { break }
+        let value = try await body()
+        try execution.send(signal: .kill)
+        return value
+    }
+    return result.closureResult
+}
