@@ -1,5 +1,6 @@
 import Foundation
 import HeadlessUITesting
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -25,6 +26,14 @@ enum HeadlessUIDemo {
     /// A 64×48 JPEG for `--image`: the demo's third tab shows it.
     static let picture = URL(filePath: #filePath).deletingLastPathComponent()
         .appending(path: "Images/sunset-64x48.jpg").path
+
+    /// Whether the process `pid` is stopped (its state in `/proc/PID/stat` is `T`).
+    static func isStopped(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[end...].dropFirst().trimmingCharacters(in: .whitespaces).first == "T"
+    }
 
     /// Whether `screen` shows the whole first frame of the list tab: its last row, the tab bar,
     /// is drawn.
@@ -59,5 +68,22 @@ extension Tmux {
             throw Failure(description: "no pid in \(pidFile)")
         }
         return pid
+    }
+
+    /// Starts the demo from an interactive shell with job control, as a user has (`$ ` is its
+    /// prompt): in the foreground, or as a background job (`&`).
+    func startDemoInAnInteractiveShell(inTheBackground: Bool = false) async throws {
+        try await start(command: "sh -i", environment: ["PS1": "$ "])
+        let commandLine = "\(Tmux.quoted(try HeadlessUIDemo.path())) --pid-file \(pidFile)"
+        try await send(literal: inTheBackground ? commandLine + " &" : commandLine)
+        try await send("Enter")
+    }
+
+    /// Checks, with `stty -a` typed at the shell, that the terminal is in cooked mode: lines
+    /// edited by the terminal (`icanon`) and echoed (`echo`).
+    func expectCookedMode(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await send(literal: "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo")
+        try await send("Enter")
+        try await waitFor({ $0.contains("icanon echo") }, sourceLocation: sourceLocation)
     }
 }

@@ -59,24 +59,70 @@ struct RealTerminalTests {
     @Test func ctrlZLeavesTheScreenAndFgRedrawsIt() async throws {
         let tmux = Tmux()
         defer { tmux.close() }
-        // An interactive shell with job control, as a user has.
-        try await tmux.start(command: "sh -i", environment: ["PS1": "$ "])
-        try await tmux.send(
-            literal: "\(Tmux.quoted(try HeadlessUIDemo.path())) --pid-file \(tmux.pidFile)")
-        try await tmux.send("Enter")
+        try await tmux.startDemoInAnInteractiveShell()
         try await tmux.waitFor(HeadlessUIDemo.listIsDrawn)
         try await tmux.send("C-z")
         try await tmux.waitFor { $0.contains("Stopped") }
         #expect(try await !tmux.alternateScreen)
-        try await tmux.send(
-            literal: "stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '; echo")
-        try await tmux.send("Enter")
-        try await tmux.waitFor { $0.contains("icanon echo") }
+        try await tmux.expectCookedMode()
         try await tmux.send(literal: "fg")
         try await tmux.send("Enter")
         try await tmux.waitFor {
             $0.contains("1. Oat milk") && !$0.contains("Stopped") && HeadlessUIDemo.listIsDrawn($0)
         }
+        #expect(try await tmux.alternateScreen)
+        try await tmux.send("C-c")
+        try await tmux.waitFor { $0.contains("ended (quit)") }
+    }
+
+    @Test func killTSTPThenCONTInTheBackgroundStaysOffTheScreenUntilFg() async throws {
+        let tmux = Tmux()
+        defer { tmux.close() }
+        try await tmux.startDemoInAnInteractiveShell()
+        try await tmux.waitFor(HeadlessUIDemo.listIsDrawn)
+        let pid = try tmux.demoPID()
+        for round in 1...2 {
+            #expect(kill(pid, SIGTSTP) == 0)
+            let left = try await TerminalWait.poll(every: .milliseconds(20)) {
+                try await !tmux.alternateScreen && HeadlessUIDemo.isStopped(pid) ? true : nil
+            }
+            #expect(left == true, "round \(round): stopped, the screen left")
+            // The shell keeps the terminal: continued, the demo is a background job, which the
+            // terminal driver stops again before it can take the screen from the shell.
+            #expect(kill(pid, SIGCONT) == 0)
+            try await tmux.send(literal: "clear; jobs")
+            try await tmux.send("Enter")
+            try await tmux.waitFor { $0.contains("Stopped (tty output)") }
+            #expect(try await !tmux.alternateScreen, "round \(round)")
+            #expect(HeadlessUIDemo.isStopped(pid), "round \(round)")
+            try await tmux.expectCookedMode()
+            try await tmux.send(literal: "fg")
+            try await tmux.send("Enter")
+            try await tmux.waitFor { !$0.contains("Stopped") && HeadlessUIDemo.listIsDrawn($0) }
+            #expect(try await tmux.alternateScreen, "round \(round)")
+        }
+        try await tmux.send("Down", "Enter")
+        try await tmux.waitFor { $0.contains("Oat milk is item 1 of 8") }
+        try await tmux.send("C-c")
+        try await tmux.waitFor { $0.contains("ended (quit)") }
+    }
+
+    @Test func startedInTheBackgroundItWaitsForFgBeforeTakingTheScreen() async throws {
+        let tmux = Tmux()
+        defer { tmux.close() }
+        try await tmux.startDemoInAnInteractiveShell(inTheBackground: true)
+        let stopped = try await TerminalWait.poll(every: .milliseconds(20)) {
+            (try? tmux.demoPID()).map(HeadlessUIDemo.isStopped) == true ? true : nil
+        }
+        #expect(stopped == true, "the demo, a background job, is stopped when it asks for the terminal")
+        try await tmux.send(literal: "jobs")
+        try await tmux.send("Enter")
+        try await tmux.waitFor { $0.contains("Stopped (tty output)") }
+        #expect(try await !tmux.alternateScreen)
+        try await tmux.expectCookedMode()
+        try await tmux.send(literal: "fg")
+        try await tmux.send("Enter")
+        try await tmux.waitFor(HeadlessUIDemo.listIsDrawn)
         #expect(try await tmux.alternateScreen)
         try await tmux.send("C-c")
         try await tmux.waitFor { $0.contains("ended (quit)") }

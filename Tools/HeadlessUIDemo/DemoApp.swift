@@ -118,7 +118,7 @@ final class NewGroceryViewController: ViewController {
     var onSave: ((String) -> Void)?
     private let field = TextField(placeholder: "What to buy")
     private let save = HeadlessUI.Button(title: "Add")
-    private let hint = Label("Tab moves between the field and the button.")
+    private let hint = Label("Tab completes the name; Shift-Tab moves to the button.")
 
     override init() {
         super.init()

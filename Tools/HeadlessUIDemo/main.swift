@@ -3,7 +3,8 @@
 //
 //     swift run headlessui-demo [--pid-file PATH] [--image PATH]
 //
-// Keys: Up/Down, Enter, Esc, Tab, Alt-1/Alt-2, d, ?, Ctrl-L, Ctrl-Z, Ctrl-C.
+// Keys: Up/Down, Enter, Esc, Tab (completes in the form), Shift-Tab, Alt-1/2/3, d, ?, Ctrl-L,
+// Ctrl-Z, Ctrl-C; the mouse clicks rows, tabs and the button, and the wheel scrolls.
 
 import Foundation
 import HeadlessUI

@@ -25,7 +25,8 @@ import Layout
 ///   ``run()`` starts and left when it ends, however it ends: ``quit()``, Ctrl-C, the end of
 ///   input, SIGINT, SIGTERM or SIGHUP (then ``ExitReason/signal(_:)``), or `exit()` (an
 ///   `atexit` handler). Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT
-///   enters it again and redraws.
+///   enters it again and redraws, once the process is in the terminal's foreground: started or
+///   continued as a background job, it is stopped (SIGTTOU) until `fg`.
 /// - **Signals** are caught before the session is entered and arrive as events
 ///   (``SignalEvents``): the handler only writes to a pipe, and the work happens in the run loop.
 /// - **Input.** Keys, pastes and mouse reports are decoded (``InputDecoder``) on a thread of
@@ -340,25 +341,16 @@ public final class TerminalApplication {
     private func suspend() {
         guard let session, session.isActive else { return }
         session.leave()
-        // Stopped here until SIGCONT; SIGTSTP's default action is the stop. The signal is
-        // unblocked on this thread in case the process was started with it blocked.
-        var stop = sigset_t()
-        sigemptyset(&stop)
-        sigaddset(&stop, SIGTSTP)
-        pthread_sigmask(SIG_UNBLOCK, &stop, nil)
-        // SignalEvents' action is put back afterwards, so that the next SIGTSTP reaches the run
-        // loop again.
-        var stopping = sigaction()
-        stopping.__sigaction_handler.sa_handler = SIG_DFL
-        var kept = sigaction()
-        sigaction(SIGTSTP, &stopping, &kept)
-        kill(getpid(), SIGTSTP)
-        sigaction(SIGTSTP, &kept, nil)
+        // Stopped here until SIGCONT. SignalEvents' action is put back afterwards, so that the
+        // next SIGTSTP reaches the run loop again.
+        JobControl.stop(with: SIGTSTP)
         resume()
     }
 
     /// Enters the session again after a stop (its settings may have been changed meanwhile) and
-    /// redraws at the terminal's size.
+    /// redraws at the terminal's size. Continued in the background (`kill -CONT` while the
+    /// shell keeps the terminal), it is stopped again in ``TerminalSession/enter()`` until `fg`,
+    /// rather than draw over the shell.
     private func resume() {
         guard let session else { return }
         do {

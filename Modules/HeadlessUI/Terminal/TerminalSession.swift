@@ -62,7 +62,9 @@ public final class TerminalSession: Sendable {
 
     /// Saves the terminal's settings, switches it to raw mode and the alternate screen, and
     /// turns on the options' modes. Entering an entered session re-applies raw mode and the
-    /// modes, as after a job-control resume, and keeps the settings first saved.
+    /// modes, as after a job-control resume, and keeps the settings first saved. A process that
+    /// is a background job of its terminal is stopped (SIGTTOU) until it is in the foreground,
+    /// so it never takes the screen from its shell.
     ///
     /// - Throws: ``TerminalError/notATerminal`` when the input is not a terminal, or
     ///   ``TerminalError/settings(_:)`` when its settings cannot be read or changed.
@@ -81,7 +83,11 @@ public final class TerminalSession: Sendable {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(inputDescriptor, TCSAFLUSH, &raw) == 0 else {
+        // A background job (started with `&`, or continued by `kill -CONT` while its shell keeps
+        // the terminal) is stopped here by the terminal driver until `fg`, before it writes
+        // anything; that needs SIGTTOU unblocked on this thread (JobControl says why).
+        let applied = JobControl.unblocking(SIGTTOU) { tcsetattr(inputDescriptor, TCSAFLUSH, &raw) }
+        guard applied == 0 else {
             throw .settings(String(cString: strerror(errno)))
         }
         saved.withLock { $0 = original }
