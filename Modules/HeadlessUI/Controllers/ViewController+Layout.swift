@@ -2,7 +2,7 @@ import Layout
 
 extension ViewController {
     /// Runs code that makes the view's constraints with `ndl`, as `viewDidLoad` does. Layout
-    /// refuses a constraint it cannot use with a ``LayoutError`` instead of crashing, as SnapKit
+    /// refuses a constraint it cannot use with a `LayoutError` instead of crashing, as SnapKit
     /// would; here the refusal goes to ``HeadlessUIDiagnostics/misuseHandler`` as
     /// ``UIMisuse/invalidConstraints(controller:reason:)``, and the screen shows what it can.
     ///

@@ -30,12 +30,12 @@ open class Window: View {
     /// ``TerminalApplication`` sets it from the terminal's environment.
     public var capabilities = TerminalCapabilities()
     /// The outcome of the user's last action, which a ``StatusBar`` shows. Setting it asks for a
-    /// frame (``View/setNeedsDisplay()``).
+    /// frame (`View.setNeedsDisplay()`).
     public var status: StatusMessage? {
         didSet { if status != oldValue { setNeedsDisplay() } }
     }
     /// Draws a frame when something changed outside an input event; ``TerminalApplication``
-    /// sets it. See ``View/setNeedsDisplay()``.
+    /// sets it. See `View.setNeedsDisplay()`.
     public var onNeedsDisplay: (@MainActor () -> Void)?
 
     private var root: ViewController?
