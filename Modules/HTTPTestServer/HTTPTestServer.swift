@@ -37,7 +37,9 @@ public final class HTTPTestServer: Sendable {
     /// - Parameter handler: Answers each request. It runs on the connection's thread.
     public init(handler: @escaping @Sendable (HTTPTestRequest) -> HTTPTestReply) throws {
         self.handler = handler
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec, like every descriptor it opens: a program another test starts must not
+        // keep this server's connections open.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw HTTPTestServerError.socket(errno) }
         var reuse: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
@@ -63,6 +65,9 @@ public final class HTTPTestServer: Sendable {
             close(socket)
             throw HTTPTestServerError.socket(errno)
         }
+        // Glibc's pipe2 and accept4 are not imported into Swift; a spawn between these calls and
+        // the flag is the one moment a child could still inherit them.
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         stopPipe = (pipeEnds[0], pipeEnds[1])
         listener = socket
         port = UInt16(bigEndian: address.sin_port)
@@ -126,6 +131,7 @@ public final class HTTPTestServer: Sendable {
                 if errno == EINTR { continue }
                 return
             }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             var one: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let accepted = state.withLock { state in

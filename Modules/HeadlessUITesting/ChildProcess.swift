@@ -9,6 +9,11 @@ import Foundation
 /// The child starts with no signal blocked and every signal at its default action: the spawning
 /// thread may carry a dispatch worker's mask, and a child that inherited it would neither get
 /// SIGWINCH, nor hang up, nor stop on SIGTSTP.
+///
+/// It also starts with no descriptor but the three standard ones. Libraries in the test process
+/// open sockets without close-on-exec (swift-nio's, and FoundationNetworking's libcurl), and a
+/// child that inherited one kept that connection open for its whole life, so a server in
+/// another test never saw its client hang up.
 package enum ChildProcess {
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -31,6 +36,7 @@ package enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         fileActions(&actions)
+        closeInheritedDescriptors(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -55,6 +61,29 @@ package enum ChildProcess {
         }
         return pid
     }
+
+    /// Adds the closing of every descriptor above standard error, after the caller's own actions
+    /// (which may have moved a descriptor onto 0, 1 or 2).
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        if let closeFrom = addCloseFrom, closeFrom(&actions, STDERR_FILENO + 1) == 0 { return }
+        // Without glibc 2.34's closefrom action: each descriptor open now. One another thread
+        // closes meanwhile makes its close fail in the child, which glibc ignores. Without
+        // /proc, the child inherits them, as it did before.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap(Int32.init) where descriptor > STDERR_FILENO {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not import; `nil` on an older C library.
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+            return unsafeBitCast(
+                symbol,
+                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
 
     /// Waits for `pid` on the calling thread, which must be a thread of the caller's own, never
     /// one of the cooperative pool's.
