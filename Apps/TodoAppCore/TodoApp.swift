@@ -6,6 +6,7 @@ import RIBs
 import RIBsHeadlessUI
 import Reactor
 import Root
+import Synchronization
 
 /// The TodoApp: it launches the RIB tree into a HeadlessUI window framed by the app's shell
 /// (``AppShellController``: status line, `:` prompt, help bar), then either runs it full-screen
@@ -157,7 +158,10 @@ public final class TodoApp {
     /// Full screen, keys first, until `q`, `quit`, Ctrl-C, the end of input or a signal. The
     /// terminal is given back before this returns.
     private func runInTerminal(name: String) async -> ExitStatus {
-        launch()
+        // The first frame shows what the launch reads off the main actor (the tab kept last
+        // time, the todos), not a screen that changes a moment later; the photo request may take
+        // seconds, and its screen says "Loading…" meanwhile.
+        await Self.wait(for: launch(), atMost: .milliseconds(250))
         let application = TerminalApplication(window: window)
         application.onCommandFailure = { [weak window] reason in window?.status = .failure(reason) }
         shell.onQuit = { [weak application] in application?.quit() }
@@ -168,6 +172,21 @@ public final class TodoApp {
         } catch {
             printError("\(name): \(error)")
             return .noTerminal
+        }
+    }
+
+    /// Returns once `work` is reduced, or once `limit` has passed, whichever comes first.
+    private static func wait(for work: SentActions, atMost limit: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = ResumeOnce(continuation)
+            Task { @MainActor in
+                await work.reduced()
+                done.resume()
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                done.resume()
+            }
         }
     }
 
@@ -218,4 +237,17 @@ private func writeOut(_ text: String) {
 
 private func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// A continuation resumed by whichever of several tasks comes first.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+    init(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume() {
+        continuation.withLock { $0.take() }?.resume()
+    }
 }

@@ -138,7 +138,8 @@ struct AppBenchmark: AsyncParsableCommand {
     }
 
     /// This build beside `baseline` (another commit's), each with the todos added through its
-    /// own commands: the start, first frame and exit of a script, and the time per command.
+    /// own commands: the start, first frame and exit of a script, the cold start to the first
+    /// whole frame on the terminal, and the time per command.
     func compare(_ app: AppUnderTest, with baseline: AppUnderTest, script: [String]) async throws {
         defer { baseline.cleanUp() }
         print("\nBeside \(baseline.executable.path), the todos added through each build's commands:")
@@ -148,15 +149,24 @@ struct AppBenchmark: AsyncParsableCommand {
             try await app.resetDataThroughCommands(todoCount: size)
             try await baseline.resetDataThroughCommands(todoCount: size)
             var starts: [Double] = []
+            var firstFrames: [Double] = []
             var commands: [Double] = []
             for build in [baseline, app] {
                 starts.append(
                     try await Measurement.median(repetitions: repetitions) {
                         try await build.runScript(["quit"])
                     })
+                firstFrames.append(
+                    try await Measurement.medianOfMeasured(repetitions: repetitions) {
+                        try await build.coldStartOnTerminal()
+                    })
                 commands.append(try await Self.perCommand(build, script: script, repetitions: repetitions))
             }
             let count = Measurement.grouped(Double(size))
+            table.peer("baseline: cold start to first frame, \(count) todos", firstFrames[0])
+            table.row(
+                "this build: cold start to first frame, \(count) todos", firstFrames[1], firstFrames[0],
+                goal: nil)
             table.peer("baseline: script start to quit, \(count) todos", starts[0])
             table.row("this build: script start to quit, \(count) todos", starts[1], starts[0], goal: nil)
             table.peer("baseline: typed command, \(count) todos", commands[0])

@@ -136,7 +136,8 @@ struct StorageBenchmark: AsyncParsableCommand {
         let journal = try await JournalComparison.measure(
             records: records, appends: appends, repetitions: repetitions, scratch: scratch)
         print(
-            "\nThe todo store (JournaledStore), against write + fsync of the very bytes it wrote:\n"
+            "\nThe todo repository (StoredTodoRepository over JournaledStore, awaited), against write + fsync of"
+                + " the very bytes it wrote:\n"
                 + "                                  raw           JournaledStore")
         print(
             "append one todo (of \(appends))".padding(toLength: 34, withPad: " ", startingAt: 0)

@@ -69,17 +69,31 @@ final class ProfileReactor: Reactor {
 
     /// The stored profile and favourites; the status line says what could not be read.
     private func load() -> AsyncThrowingStream<Mutation, any Error> {
+        let profiles = self.profiles
         return .run { @MainActor [self] send in
+            // Both at once: each waits for its own store's queue.
+            async let profile = Self.storedProfile(in: profiles)
             await favorites.open()
             let shown = currentState.photo
             send(.setFavorites(favorites.photos, isFavorite: shown.map(favorites.contains) ?? false))
             let status = favorites.loadError.map { StatusMessage.failure("Favourites: \($0)") }
-            do {
-                send(.setProfile(try await profiles.loadProfile()))
+            switch await profile {
+            case .success(let profile):
+                send(.setProfile(profile))
                 send(.setStatus(status))
-            } catch {
+            case .failure(let error):
                 send(.setStatus(status ?? .failure("Profile: \(error)")))
             }
+        }
+    }
+
+    nonisolated private static func storedProfile(in profiles: any ProfileRepository) async
+        -> Result<Profile, RepositoryError>
+    {
+        do throws(RepositoryError) {
+            return .success(try await profiles.loadProfile())
+        } catch {
+            return .failure(error)
         }
     }
 

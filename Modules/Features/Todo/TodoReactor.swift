@@ -126,17 +126,29 @@ final class TodoReactor: Reactor {
     /// Opens the book and reads the filter kept last time; the status line says what could not
     /// be read.
     private func load() async -> [Mutation] {
+        // Both at once: each waits for its store's queue, and the first frame waits for both.
+        async let kept = Self.keptFilter(in: preferences)
         await book.open()
         var status = book.loadError.map { StatusMessage.failure("Todos: \($0)") }
         var filter = TodoFilter.all
-        do {
-            filter = try await preferences?.loadPreferences().filter ?? .all
-        } catch {
-            status = status ?? .failure("The list's filter could not be read: \(error)")
+        switch await kept {
+        case .success(let keptFilter): filter = keptFilter
+        case .failure(let error): status = status ?? .failure("The list's filter could not be read: \(error)")
         }
         var mutations: [Mutation] = [.setList(book.list), .setFilter(filter), .setLoaded]
         if let status { mutations.append(.setStatus(status)) }
         return mutations
+    }
+
+    /// The filter kept in `preferences`; every todo when there are none.
+    nonisolated private static func keptFilter(in preferences: (any ScreenPreferencesRepository)?) async
+        -> Result<TodoFilter, RepositoryError>
+    {
+        do throws(RepositoryError) {
+            return .success(try await preferences?.loadPreferences().filter ?? .all)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Shows `filter` and keeps it for the next launch.
