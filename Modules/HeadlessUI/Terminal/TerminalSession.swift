@@ -19,7 +19,8 @@ import Synchronization
 /// ``leave()`` restores the terminal exactly as ``enter()`` found it (its termios settings,
 /// the main screen, the cursor), and does nothing when the session is not entered, so every exit
 /// path may call it. A process that ends with `exit()` while a session is entered has it left
-/// by an `atexit` handler; ``TerminalApplication`` leaves it on SIGINT, SIGTERM and SIGHUP, and
+/// by an `atexit` handler, and one that crashes (a trap, a bad pointer, `abort()`) has the
+/// terminal given back before the crash report is printed; ``TerminalApplication`` leaves it on SIGINT, SIGTERM and SIGHUP, and
 /// around SIGTSTP and SIGCONT.
 ///
 /// Raw mode here is `cfmakeraw` with output processing kept, so that a stray `print` still
@@ -92,6 +93,9 @@ public final class TerminalSession: Sendable {
         }
         saved.withLock { $0 = original }
         TerminalSession.register(self)
+        CrashRestore.arm(
+            input: inputDescriptor, output: outputDescriptor, settings: original, leaveSequence: leaveSequence
+        )
         write(enterSequence)
     }
 
@@ -104,6 +108,7 @@ public final class TerminalSession: Sendable {
                 return state
             })
         else { return }
+        CrashRestore.disarm()
         write(leaveSequence)
         var settings = original
         _ = tcsetattr(inputDescriptor, TCSADRAIN, &settings)
