@@ -13,7 +13,8 @@ public struct StoredFavoritePhotoRepository: FavoritePhotoRepository {
     /// The saved favourites, or none.
     public func loadFavorites() async throws(RepositoryError) -> [PetPhoto] { try await value.load() }
 
-    /// Saves `photos`.
+    /// Replaces the saved favourites with `photos`, the whole list at once; a failed write
+    /// throws ``RepositoryError/unwritable(reason:)`` and the store keeps the old list.
     public func saveFavorites(_ photos: [PetPhoto]) async throws(RepositoryError) {
         try await value.save(photos)
     }

@@ -14,7 +14,8 @@ public struct StoredProfileRepository: ProfileRepository {
     /// The saved profile, or an empty one.
     public func loadProfile() async throws(RepositoryError) -> Profile { try await value.load() }
 
-    /// Saves `profile`.
+    /// Replaces the saved profile; a failed write throws ``RepositoryError/unwritable(reason:)``
+    /// and the store keeps the old one.
     public func saveProfile(_ profile: Profile) async throws(RepositoryError) {
         try await value.save(profile)
     }

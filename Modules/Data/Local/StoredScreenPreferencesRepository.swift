@@ -16,7 +16,8 @@ public struct StoredScreenPreferencesRepository: ScreenPreferencesRepository {
         try await value.load()
     }
 
-    /// Saves `preferences`.
+    /// Replaces the saved preferences; a failed write throws
+    /// ``RepositoryError/unwritable(reason:)`` and the store keeps the old ones.
     public func savePreferences(_ preferences: ScreenPreferences) async throws(RepositoryError) {
         try await value.save(preferences)
     }

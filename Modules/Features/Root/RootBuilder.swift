@@ -18,7 +18,7 @@ public protocol RootDependency: Dependency {
     var profileRepository: any ProfileRepository { get }
     /// The flavor's photo API.
     var petPhotoRepository: any PetPhotoRepository { get }
-    /// The favourite photos.
+    /// The favourites, handed down to the Profile tab, whose reactor is their one owner.
     var favoritePhotos: FavoritePhotos { get }
     /// Where the tab and the list's filter are kept between launches.
     var screenPreferences: any ScreenPreferencesRepository { get }
