@@ -53,6 +53,13 @@ public final class InMemoryProfileStore: ProfileRepository, FavoritePhotoReposit
         try save { $0.preferences = preferences }
     }
 
+    /// Changes the preferences in one step, or throws the failure set with ``failSaves(with:)``.
+    public func updatePreferences(_ change: @escaping @Sendable (inout ScreenPreferences) -> Void)
+        async throws(RepositoryError)
+    {
+        try save { change(&$0.preferences) }
+    }
+
     private func save(_ change: (inout Contents) -> Void) throws(RepositoryError) {
         let failure: RepositoryError? = contents.withLock { contents in
             if let failure = contents.saveFailure { return failure }

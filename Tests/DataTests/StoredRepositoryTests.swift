@@ -88,6 +88,21 @@ struct StoredRepositoryTests {
             ])
     }
 
+    @Test("the tab and the filter updated at once, as Root's and Todo's reactors may, are both kept")
+    func concurrentPreferenceUpdates() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let repository = StoredScreenPreferencesRepository(store: try PlistFileStore(root: folder))
+        for round in 0..<30 {
+            let tab = "tab \(round)"
+            let filter: TodoFilter = round.isMultiple(of: 2) ? .active : .done
+            async let tabKept: Void = repository.updatePreferences { $0.tab = tab }
+            async let filterKept: Void = repository.updatePreferences { $0.filter = filter }
+            _ = try await (tabKept, filterKept)
+            let kept = try await repository.loadPreferences()
+            #expect(kept.tab == tab && kept.filter == filter, "round \(round): \(kept)")
+        }
+    }
+
     @Test("the profile lives in a UserDefaults suite file")
     func profile() async throws {
         let suite = "DataTests-\(UUID().uuidString.prefix(8))"

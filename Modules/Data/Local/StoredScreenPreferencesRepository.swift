@@ -2,9 +2,11 @@ import Domain
 import LocalProvider
 
 /// The screen preferences in a ``LocalStore``: the app keeps them in its flavor's UserDefaults
-/// suite, next to the profile.
+/// suite, next to the profile. Its updates run one after another, so the tab and the filter
+/// changed at once are both kept; the app shares one instance between its screens.
 public struct StoredScreenPreferencesRepository: ScreenPreferencesRepository {
     private let value: StoredValue<ScreenPreferences>
+    private let updates = SerialUpdates()
 
     /// Preferences kept in `store`.
     public init(store: any LocalStore) {
@@ -20,5 +22,18 @@ public struct StoredScreenPreferencesRepository: ScreenPreferencesRepository {
     /// ``RepositoryError/unwritable(reason:)`` and the store keeps the old ones.
     public func savePreferences(_ preferences: ScreenPreferences) async throws(RepositoryError) {
         try await value.save(preferences)
+    }
+
+    /// Loads, changes with `change` and saves, after every update asked for before on this
+    /// repository.
+    public func updatePreferences(_ change: @escaping @Sendable (inout ScreenPreferences) -> Void)
+        async throws(RepositoryError)
+    {
+        let value = self.value
+        try await updates.run { () async throws(RepositoryError) in
+            var preferences = try await value.load()
+            change(&preferences)
+            try await value.save(preferences)
+        }
     }
 }

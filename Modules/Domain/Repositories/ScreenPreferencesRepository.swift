@@ -1,14 +1,20 @@
-/// Where ``ScreenPreferences`` are kept between launches.
+/// Where ``ScreenPreferences`` are kept between launches. Several screens change them (Root the
+/// tab, Todo the filter), each from its own reactor, so a change is one ``updatePreferences(_:)``.
 public protocol ScreenPreferencesRepository: Sendable {
     /// The saved preferences, or the defaults when none were saved.
     func loadPreferences() async throws(RepositoryError) -> ScreenPreferences
     /// Replaces the saved preferences.
     func savePreferences(_ preferences: ScreenPreferences) async throws(RepositoryError)
+    /// Loads the preferences, changes them with `change` and saves them, as one step: two
+    /// updates made at once (the tab and the filter) both stay.
+    func updatePreferences(_ change: @escaping @Sendable (inout ScreenPreferences) -> Void)
+        async throws(RepositoryError)
 }
 
 extension ScreenPreferencesRepository {
-    /// Loads the preferences, changes them with `change` and saves them.
-    public func updatePreferences(_ change: @Sendable (inout ScreenPreferences) -> Void)
+    /// Loads, changes and saves, with nothing to keep another update from coming between the
+    /// load and the save: for repositories whose callers never update at once.
+    public func updatePreferences(_ change: @escaping @Sendable (inout ScreenPreferences) -> Void)
         async throws(RepositoryError)
     {
         var preferences = try await loadPreferences()
