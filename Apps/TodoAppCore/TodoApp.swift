@@ -165,13 +165,39 @@ public final class TodoApp {
         let application = TerminalApplication(window: window)
         application.onCommandFailure = { [weak window] reason in window?.status = .failure(reason) }
         shell.onQuit = { [weak application] in application?.quit() }
-        do {
-            let reason = try await application.run()
-            if case .signal(let number) = reason { return .signal(number) }
-            return .success
-        } catch {
+        var ending: Result<TerminalApplication.ExitReason, TerminalError> = .success(.quit)
+        let work = await SentActions.throughout {
+            do throws(TerminalError) {
+                ending = .success(try await application.run())
+            } catch {
+                ending = .failure(error)
+            }
+        }
+        await awaitUnfinished(work, name: name)
+        switch ending {
+        case .success(.signal(let number)): return .signal(number)
+        case .success: return .success
+        case .failure(let error):
             printError("\(name): \(error)")
             return .noTerminal
+        }
+    }
+
+    /// The session is over, but a change made just before may still be on its way to the disk,
+    /// waiting for another process that holds the data folder's lock (up to its timeout): it is
+    /// awaited, so that quitting never drops a change the screen showed. The terminal is the
+    /// shell's again, so a wait that lasts is said on standard error, and so is a failed save.
+    private func awaitUnfinished(_ work: SentActions, name: String) async {
+        guard !work.isReduced else { return }
+        let statusBefore = window.status
+        let notice = Task { @MainActor in
+            try await Task.sleep(for: .milliseconds(200))
+            printError("\(name): saving the last changes…")
+        }
+        await work.reduced()
+        notice.cancel()
+        if let status = window.status, status != statusBefore, status.kind == .failure {
+            printError("\(name): \(status.text)")
         }
     }
 

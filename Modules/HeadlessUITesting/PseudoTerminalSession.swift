@@ -120,6 +120,9 @@ package final class PseudoTerminalSession: Sendable {
     /// The program's pid.
     package var processID: pid_t { pid }
 
+    /// Whether the program has ended (its status is known), without waiting for it.
+    package var hasExited: Bool { state.withLock { $0.status != nil } }
+
     /// Types `text` at the terminal; nothing once the program has gone.
     package func send(_ text: String) {
         send(bytes: Array(text.utf8))

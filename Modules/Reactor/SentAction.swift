@@ -45,7 +45,11 @@ public final class SentAction {
 public final class SentActions {
     @TaskLocal private static var current: SentActions?
 
+    /// The actions not known to be reduced yet: reduced ones are dropped as the list grows, so
+    /// a group that lasts a whole session keeps only the work still on its way.
     private var actions: [SentAction] = []
+    private var sent = 0
+    private var pruneAt = 256
     private let enclosing: SentActions?
 
     private init(enclosing: SentActions?) {
@@ -60,8 +64,16 @@ public final class SentActions {
         return group
     }
 
+    /// ``during(_:)`` for a `body` that suspends, such as a run loop: the actions sent in its task
+    /// while it ran, which a program awaits before it ends so that no change is cut short.
+    public static func throughout(_ body: () async throws -> Void) async rethrows -> SentActions {
+        let group = SentActions(enclosing: current)
+        try await $current.withValue(group) { try await body() }
+        return group
+    }
+
     /// How many actions were sent.
-    public var count: Int { actions.count }
+    public var count: Int { sent }
 
     /// Whether every action has been reduced; true for an empty group.
     public var isReduced: Bool { actions.allSatisfy(\.isReduced) }
@@ -74,8 +86,17 @@ public final class SentActions {
     static func record(_ action: SentAction) {
         var group = current
         while let member = group {
-            member.actions.append(action)
+            member.append(action)
             group = member.enclosing
+        }
+    }
+
+    private func append(_ action: SentAction) {
+        sent += 1
+        actions.append(action)
+        if actions.count >= pruneAt {
+            actions.removeAll(where: \.isReduced)
+            pruneAt = max(256, actions.count * 2)
         }
     }
 

@@ -1,3 +1,4 @@
+import Data
 import Foundation
 import HeadlessUITesting
 import Testing
@@ -69,5 +70,33 @@ struct PseudoTerminalTests {
         }
         relaunched.send("q")
         #expect(try await relaunched.exitStatus() == 0)
+    }
+
+    /// `q` right after a change whose save waits for another process's lock: the app gives the
+    /// terminal back, says it is saving, and ends only once the change is on disk.
+    @Test func quittingWhileASaveWaitsForTheLockKeepsTheChange() async throws {
+        let home = try TemporaryHome()
+        let app = try AppProcess("TodoAppDog", home: home.url)
+        let folder = home.url.appendingPathComponent("data/TodoApp-Dog", isDirectory: true)
+        let session = try start(app, home: home)
+        defer { session.close() }
+        try await session.waitFor { $0.text.contains("Nothing here") && $0.text.contains("? Help") }
+        try await whileAnotherProcessHoldsTheLock(of: folder) { try await Self.saveAndQuit(session) }
+        // The other process was killed, and its lock went with it.
+        #expect(try await session.exitStatus() == 0)
+        #expect(try await StoredTodoRepository(folder: folder).loadTodos().map(\.title) == ["buy milk"])
+    }
+
+    /// Adds a todo and quits at once, while the save waits for the lock: the app has left the
+    /// alternate screen, says it is saving, and still runs.
+    private static func saveAndQuit(_ session: PseudoTerminalSession) async throws {
+        session.send("n")
+        try await session.waitFor { $0.text.contains("New todo") }
+        session.send("buy milk\r")
+        try await session.waitFor { !$0.text.contains("New todo") }
+        session.send("q")
+        try await session.waitFor { $0.text.contains("saving the last changes…") }
+        #expect(!session.terminal.isAlternateScreen, "the terminal is the shell's while it waits")
+        #expect(!session.hasExited, "the app ended with its last change unsaved")
     }
 }

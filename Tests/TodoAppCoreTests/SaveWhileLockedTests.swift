@@ -87,7 +87,7 @@ struct SaveWhileLockedTests {
 
 /// Runs `body` while another process, the `storage-probe` built next to this test bundle, holds
 /// `folder`'s lock (`storage-probe hold-lock`); the probe is killed with SIGKILL after.
-private func whileAnotherProcessHoldsTheLock<T: Sendable>(
+func whileAnotherProcessHoldsTheLock<T: Sendable>(
     of folder: URL, _ body: @Sendable () async throws -> T
 ) async throws -> T {
     let testBinary = URL(
