@@ -1,6 +1,7 @@
 import Domain
 import DomainTesting
 import Foundation
+import Synchronization
 import Testing
 
 @MainActor
@@ -66,6 +67,23 @@ struct TodoBookTests {
         #expect(book.list.todos.map(\.title) == ["milk", "eggs"], "a second open keeps the changes")
     }
 
+    @Test("a second open while the first is still reading returns with what was read, not an empty book")
+    func concurrentOpens() async {
+        let milk = Todo(title: "milk")
+        let repository = GatedLoadRepository(todos: [milk])
+        let book = TodoBook(repository: repository)
+        let first = Task { await book.open() }
+        await repository.loadStarted()
+        let release = Task {
+            try? await Task.sleep(for: .milliseconds(50))
+            repository.releaseLoad()
+        }
+        await book.open()
+        #expect(book.list.todos == [milk], "the second open returned before the read was done")
+        await first.value
+        await release.value
+    }
+
     @Test("a store that skipped damaged parts opens the book with the rest, and names every part")
     func skippedParts() async {
         let milk = Todo(title: "milk")
@@ -94,4 +112,60 @@ struct TodoBookTests {
         #expect(book.list.todos.isEmpty)
         #expect(book.loadError == .unreadable(reason: "moved"))
     }
+}
+
+/// A repository whose load waits until ``releaseLoad()``, to open a book while a read is on its
+/// way.
+private final class GatedLoadRepository: TodoRepository {
+    private struct Gate {
+        var started: [CheckedContinuation<Void, Never>] = []
+        var hasStarted = false
+        var release: CheckedContinuation<Void, Never>?
+        var isReleased = false
+    }
+    private let todos: [Todo]
+    private let gate = Mutex(Gate())
+
+    init(todos: [Todo]) { self.todos = todos }
+
+    /// Returns once a load has begun.
+    func loadStarted() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = gate.withLock { gate in
+                if gate.hasStarted { return true }
+                gate.started.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Lets the waiting load (or the next one) finish.
+    func releaseLoad() {
+        let waiting = gate.withLock { gate in
+            gate.isReleased = true
+            return gate.release.take()
+        }
+        waiting?.resume()
+    }
+
+    func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
+        let watchers = gate.withLock { gate in
+            gate.hasStarted = true
+            defer { gate.started = [] }
+            return gate.started
+        }
+        for watcher in watchers { watcher.resume() }
+        await withCheckedContinuation { continuation in
+            let resumeNow = gate.withLock { gate in
+                if gate.isReleased { return true }
+                gate.release = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        return ReadableTodos(todos: todos, skipped: [])
+    }
+
+    func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError) {}
 }

@@ -12,7 +12,8 @@ public final class FavoritePhotos {
     public private(set) var loadError: RepositoryError?
 
     /// Whether ``open()`` has been called.
-    public private(set) var isOpen = false
+    public var isOpen: Bool { opening != nil }
+    private var opening: Task<Void, Never>?
 
     /// The favourites kept in `repository`, not read yet: ``open()`` reads them.
     public init(repository: any FavoritePhotoRepository) {
@@ -20,10 +21,15 @@ public final class FavoritePhotos {
     }
 
     /// Reads the stored favourites, once; unreadable ones leave the list empty and say why in
-    /// ``loadError``. Later calls return at once.
+    /// ``loadError``. Every call returns once that one read is done, so a screen opened while
+    /// another is still reading never shows, or saves over, an empty list.
     public func open() async {
-        guard !isOpen else { return }
-        isOpen = true
+        let reading = opening ?? Task { await read() }
+        opening = reading
+        await reading.value
+    }
+
+    private func read() async {
         do {
             photos = try await repository.loadFavorites()
         } catch {

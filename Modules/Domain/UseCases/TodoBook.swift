@@ -30,14 +30,20 @@ public final class TodoBook {
     public private(set) var loadError: RepositoryError?
 
     /// Whether ``open()`` has been called.
-    public private(set) var isOpen = false
+    public var isOpen: Bool { opening != nil }
+    private var opening: Task<Void, Never>?
 
-    /// Reads every todo still readable into ``list``, before the first change; later calls
-    /// return at once. When part of what was stored cannot be read, ``loadError`` says what was
-    /// skipped; when nothing can be read, it says why and the book stays empty.
+    /// Reads every todo still readable into ``list``, before the first change. Every call
+    /// returns once that one read is done: a second caller never sees the empty book of a read
+    /// still on its way. When part of what was stored cannot be read, ``loadError`` says what
+    /// was skipped; when nothing can be read, it says why and the book stays empty.
     public func open() async {
-        guard !isOpen else { return }
-        isOpen = true
+        let reading = opening ?? Task { await read() }
+        opening = reading
+        await reading.value
+    }
+
+    private func read() async {
         do {
             let loaded = try await repository.loadReadableTodos()
             list = TodoList(loaded.todos)
