@@ -240,7 +240,14 @@ public final class TerminalApplication {
         let signalTask = Task.detached {
             for await number in signals { continuation.yield(.signal(number)) }
         }
-        try session.enter()
+        do {
+            try session.enter()
+        } catch {
+            // Nothing was changed; the signals go back to what they were before.
+            signalTask.cancel()
+            continuation.finish()
+            throw error
+        }
         defer {
             // The terminal keeps pictures' pixels until they are freed.
             session.write(writer.releaseImages())

@@ -16,6 +16,10 @@ import Synchronization
 /// async-signal-safe; the bytes and settings were prepared when the session was entered), then
 /// hands the signal to the action it had before, the backtracer's or the default, so the
 /// report appears on the main screen and the process ends by its signal as it would have.
+///
+/// It restores one session: the one entered last. A program that enters two at once (on two
+/// terminals) gets the last one back on a crash. Threads other than the main one have no
+/// alternate signal stack, so a stack overflow on one of them cannot run the handler.
 enum CrashRestore {
     /// The signals a crash raises.
     static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]

@@ -137,9 +137,11 @@ public final class TerminalSession: Sendable {
         return Array((text + "\u{1B}[0m\u{1B}[H\u{1B}[2J").utf8)
     }
 
-    /// The modes turned off, in the reverse order.
+    /// The modes turned off, in the reverse order. It starts by ending a synchronized update, in
+    /// case it cuts one short (a crash during a frame), which a terminal would otherwise hold
+    /// back until its own timeout.
     var leaveSequence: [UInt8] {
-        var text = "\u{1B}[0m"
+        var text = "\u{1B}[?2026l\u{1B}[0m"
         if options.reportsMouse { text += "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l" }
         if options.bracketedPaste { text += "\u{1B}[?2004l" }
         return Array((text + "\u{1B}[?25h\u{1B}[?1049l").utf8)
