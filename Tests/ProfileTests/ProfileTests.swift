@@ -54,11 +54,42 @@ struct ProfileTests {
         await SentActions.during(body).reduced()
     }
 
-    @Test("activation loads the profile and a photo; refresh asks for another")
-    func loadAndRefresh() async {
+    /// Activates `interactor` with its screen on, as when the Profile tab is the one shown.
+    private func activateOnScreen(_ interactor: ProfileInteractor) {
+        interactor.activate()
+        interactor.didAppear()
+    }
+
+    @Test("activation loads the profile but asks for no photo until the screen comes on, and then once")
+    func photoWaitsForTheScreen() async {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])
         let (interactor, presenter) = makeInteractor(dependency)
         await acting { interactor.activate() }
+        #expect(presenter.states.last?.profile.name == "Ada")
+        #expect(dependency.photos.requestCount == 0, "a photo was asked for while the screen was off")
+        await acting { interactor.didAppear() }
+        #expect(presenter.states.last?.photo?.id == "a")
+        await acting { interactor.didAppear() }
+        #expect(dependency.photos.requestCount == 1, "coming back to the screen asks again")
+        interactor.deactivate()
+    }
+
+    @Test("a screen on before activation gets its photo on activation")
+    func screenOnBeforeActivation() async {
+        let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a"))])
+        let (interactor, presenter) = makeInteractor(dependency)
+        interactor.didAppear()
+        #expect(dependency.photos.requestCount == 0, "nothing is sent before activation")
+        await acting { interactor.activate() }
+        #expect(presenter.states.last?.photo?.id == "a")
+        interactor.deactivate()
+    }
+
+    @Test("activation with the screen on loads the profile and a photo; refresh asks for another")
+    func loadAndRefresh() async {
+        let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])
+        let (interactor, presenter) = makeInteractor(dependency)
+        await acting { activateOnScreen(interactor) }
         #expect(presenter.states.contains { $0.isLoading }, "the screen said it was loading")
         #expect(presenter.states.last?.profile.name == "Ada")
         #expect(presenter.states.last?.photo?.id == "a")
@@ -75,7 +106,7 @@ struct ProfileTests {
             .success(dogPhoto("a")), .failure(.http(status: 500, message: nil)), .failure(.timeout),
         ])
         let (interactor, presenter) = makeInteractor(dependency)
-        await acting { interactor.activate() }
+        await acting { activateOnScreen(interactor) }
         await acting { interactor.didTapRefresh() }
         #expect(presenter.states.last?.status?.text == "The API answered 500.")
         #expect(presenter.states.last?.photo?.id == "a")
@@ -88,7 +119,7 @@ struct ProfileTests {
     func favouritesAndProfile() async throws {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a"))])
         let (interactor, presenter) = makeInteractor(dependency)
-        await acting { interactor.activate() }
+        await acting { activateOnScreen(interactor) }
         await acting { interactor.didTapFavorite() }
         #expect(presenter.states.last?.isFavorite == true)
         #expect(presenter.states.last?.favoriteCount == 1)
@@ -111,7 +142,7 @@ struct ProfileTests {
     func favouriteWithoutPhoto() async {
         let dependency = ProfileDependencyMock(answers: [.failure(.timeout), .success(dogPhoto("a"))])
         let (interactor, presenter) = makeInteractor(dependency)
-        await acting { interactor.activate() }
+        await acting { activateOnScreen(interactor) }
         await acting { interactor.didTapFavorite() }
         #expect(
             presenter.states.last?.status?.text
@@ -302,7 +333,7 @@ struct ProfileTests {
     func browseFavourites() async throws {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])
         let (interactor, presenter) = makeInteractor(dependency)
-        await acting { interactor.activate() }
+        await acting { activateOnScreen(interactor) }
         await acting { interactor.didTapFavorite() }
         await acting { interactor.didTapRefresh() }
         await acting { interactor.didTapFavorite() }

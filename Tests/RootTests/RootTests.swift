@@ -46,7 +46,11 @@ struct RootTests {
         let todoScreen = window.render().lines.joined(separator: "\n")
         #expect(todoScreen.contains("1. [ ] milk"))
         #expect(todoScreen.contains("TodoApp-Test"))
-        #expect(window.perform(try #require(TerminalCommand("tab profile"))) == .handled)
+        // The Profile screen asks for its photo as it comes on; the command's work is awaited.
+        let tabProfile = try #require(TerminalCommand("tab profile"))
+        var result = CommandResult.notHandled
+        await SentActions.during { result = window.perform(tabProfile) }.reduced()
+        #expect(result == .handled)
         #expect(window.render().lines.contains { $0.contains("No network: no route") })
         #expect(window.perform(try #require(TerminalCommand("done 1"))) == .notHandled)
         router.interactable.deactivate()

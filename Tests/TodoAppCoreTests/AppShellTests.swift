@@ -169,7 +169,8 @@ struct AppShellTests {
         let tabRow = try #require(lines.lastIndex { $0.contains("2 Profile") })
         let tabTitle = try #require(lines[tabRow].range(of: "2 Profile"))
         let column = lines[tabRow].distance(from: lines[tabRow].startIndex, to: tabTitle.lowerBound)
-        pilot.click(x: column + 1, y: tabRow)
+        // The photo is asked for when the Profile screen comes on: the click's work is awaited.
+        await SentActions.during { pilot.click(x: column + 1, y: tabRow) }.reduced()
         pilot.redraw()
         #expect(pilot.screen.contains("Your dog: tabby · 451×300"))
         let blocks = pilot.screen.filter { $0 == "▀" || $0 == "▄" }.count

@@ -16,8 +16,13 @@ protocol ProfilePresentable: Presentable {
     func present(_ state: ProfileState)
 }
 
-/// Owns the profile's ``ProfileReactor``: activation loads the profile and a photo, the view's
-/// taps become actions, and each state goes to the view while the RIB is active.
+/// Owns the profile's ``ProfileReactor``: activation loads the profile, the screen's first
+/// appearance asks for a photo, the view's taps become actions, and each state goes to the view
+/// while the RIB is active.
+///
+/// The photo waits for the screen, as a UIKit screen starts its request in `viewDidAppear`: an
+/// app that opens on its Todo tab sends no request it may never show, and its first frame never
+/// waits for the network.
 @MainActor
 final class ProfileInteractor: PresentableInteractor<any ProfilePresentable>, ProfileInteractable,
     ProfilePresentableListener
@@ -25,6 +30,8 @@ final class ProfileInteractor: PresentableInteractor<any ProfilePresentable>, Pr
     weak var router: (any ProfileRouting)?
     weak var listener: (any ProfileListener)?
     let reactor: ProfileReactor
+    private var hasAppeared = false
+    private var hasAskedForPhoto = false
 
     init(presenter: any ProfilePresentable, reactor: ProfileReactor) {
         self.reactor = reactor
@@ -40,10 +47,22 @@ final class ProfileInteractor: PresentableInteractor<any ProfilePresentable>, Pr
         }
         .cancelOnDeactivate(interactor: self)
         reactor.send(.load)
+        if hasAppeared { askForFirstPhoto() }
+    }
+
+    /// Sends the first `.refresh`, once the RIB is active and its screen has been on.
+    private func askForFirstPhoto() {
+        guard !hasAskedForPhoto else { return }
+        hasAskedForPhoto = true
         reactor.send(.refresh)
     }
 
     // MARK: ProfilePresentableListener
+
+    func didAppear() {
+        hasAppeared = true
+        if isActive { askForFirstPhoto() }
+    }
 
     func didTapRefresh() { reactor.send(.refresh) }
     func didTapFavorite() { reactor.send(.toggleFavorite) }

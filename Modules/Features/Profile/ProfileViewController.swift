@@ -8,6 +8,8 @@ import RIBsHeadlessUI
 /// What the screen reports to the interactor.
 @MainActor
 protocol ProfilePresentableListener: AnyObject {
+    /// The screen came on: the first time, the photo is asked for.
+    func didAppear()
     func didTapRefresh()
     func didTapFavorite()
     func didChangeName(_ name: String)
@@ -79,6 +81,7 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
     override func viewDidAppear() {
         super.viewDidAppear()
         if let state { showStatus(of: state) }
+        listener?.didAppear()
     }
 
     private func showStatus(of state: ProfileState) {
