@@ -65,8 +65,8 @@ public final class TodoApp {
         shell.onQuit = { [weak self] in self?.quitRequested = true }
     }
 
-    /// Launches the RIB tree into the shell; returns the actions the launch sent (the profile's
-    /// first photo), to await before a scripted frame.
+    /// Launches the RIB tree into the shell; returns the actions the launch sent (the reads of
+    /// the todos, the kept tab and filter, the profile), to await before the first frame.
     @discardableResult
     func launch() -> SentActions {
         let launched = SentActions.during { router.launch(from: shell) }
@@ -159,8 +159,8 @@ public final class TodoApp {
     /// terminal is given back before this returns.
     private func runInTerminal(name: String) async -> ExitStatus {
         // The first frame shows what the launch reads off the main actor (the tab kept last
-        // time, the todos), not a screen that changes a moment later; the photo request may take
-        // seconds, and its screen says "Loading…" meanwhile.
+        // time, the todos), not a screen that changes a moment later. A wait for another
+        // process's lock may take seconds; the list says "Reading the todos…" meanwhile.
         await Self.wait(for: launch(), atMost: .milliseconds(250))
         let application = TerminalApplication(window: window)
         application.onCommandFailure = { [weak window] reason in window?.status = .failure(reason) }

@@ -76,8 +76,8 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         view.setNeedsDisplay()
     }
 
-    /// A status set while the screen was off (the first photo failed at launch) shows when it
-    /// comes on.
+    /// A status set while the screen was off (the profile could not be read at launch) shows
+    /// when it comes on, and the first time, the photo is asked for.
     override func viewDidAppear() {
         super.viewDidAppear()
         if let state { showStatus(of: state) }
