@@ -47,6 +47,16 @@ struct TodoInteractorTests {
         interactor.deactivate()
     }
 
+    @Test("the list read at activation reaches the screen as one state, with its kept filter")
+    func theReadListIsPresentedOnce() async {
+        await activate()
+        // A present of 10,000 todos filters them and reloads the table: it was three at a launch.
+        let withTodos = presenter.presented.filter { !$0.list.todos.isEmpty }
+        #expect(withTodos.count == 1, "the list read was presented \(withTodos.count) times")
+        #expect(withTodos.first?.isLoaded == true)
+        interactor.deactivate()
+    }
+
     @Test("toggle, rename, delete and clear go through the reactor to the book and the screen")
     func changes() async throws {
         await activate()

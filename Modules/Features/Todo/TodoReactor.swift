@@ -30,8 +30,10 @@ final class TodoReactor: Reactor {
         case setStatus(StatusMessage?)
         /// What `undo` would put back; `nil` when there is nothing to undo.
         case setUndoable([Todo]?)
-        /// The book is open: the list is what was stored.
-        case setLoaded
+        /// The book is open: the list is what was stored, shown with the kept filter. One
+        /// mutation, so the screen gets one state for it: with 10,000 todos each state it
+        /// presents filters the list and reloads the table.
+        case setLoaded(TodoList, filter: TodoFilter)
     }
 
     struct State: Sendable {
@@ -135,7 +137,7 @@ final class TodoReactor: Reactor {
         case .success(let keptFilter): filter = keptFilter
         case .failure(let error): status = status ?? .failure("The list's filter could not be read: \(error)")
         }
-        var mutations: [Mutation] = [.setList(book.list), .setFilter(filter), .setLoaded]
+        var mutations: [Mutation] = [.setLoaded(book.list, filter: filter)]
         if let status { mutations.append(.setStatus(status)) }
         return mutations
     }
@@ -203,7 +205,10 @@ final class TodoReactor: Reactor {
             state.status = status
             state.statusRevision += 1
         case .setUndoable(let todos): state.undoable = todos
-        case .setLoaded: state.isLoaded = true
+        case .setLoaded(let list, let filter):
+            state.list = list
+            state.filter = filter
+            state.isLoaded = true
         }
         return state
     }
