@@ -36,10 +36,10 @@ public final class StoredTodoRepository: TodoRepository {
         legacy = LegacyTodoFiles(folder: folder)
     }
 
-    /// The snapshot file.
-    public var snapshotURL: URL { store.snapshotURL }
-    /// The journal file.
-    public var journalURL: URL { store.journalURL }
+    /// `todo-list.snapshot`, for the tests and benchmarks that read or damage the files.
+    package var snapshotURL: URL { store.snapshotURL }
+    /// `todo-list.journal`, for the tests and benchmarks that read or damage the files.
+    package var journalURL: URL { store.journalURL }
 
     /// The snapshot with the journal's changes applied: every todo still readable, with each
     /// part that was damaged and set aside on the way (the snapshot, journal lines, the first

@@ -36,7 +36,7 @@ public struct DogPhotoRepository: PetPhotoRepository {
 
     /// `hound-afghan` in `…/breeds/hound-afghan/x.jpg` is "afghan hound": the sub-breed first,
     /// as people say it. `nil` when the path has no breed.
-    public static func breed(fromImageURL url: URL) -> String? {
+    package static func breed(fromImageURL url: URL) -> String? {
         let parts = url.pathComponents
         guard let index = parts.firstIndex(of: "breeds"), index + 2 < parts.count else { return nil }
         let words = parts[index + 1].split(separator: "-").map(String.init)

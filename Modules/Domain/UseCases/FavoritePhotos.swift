@@ -11,8 +11,6 @@ public final class FavoritePhotos {
     /// Why the stored favourites could not be read, if they could not.
     public private(set) var loadError: RepositoryError?
 
-    /// Whether ``open()`` has been called.
-    public var isOpen: Bool { opening != nil }
     private var opening: Task<Void, Never>?
 
     /// The favourites kept in `repository`, not read yet: ``open()`` reads them.

@@ -29,8 +29,9 @@ public final class TodoBook {
     /// be read; `nil` when everything was, or before ``open()``.
     public private(set) var loadError: RepositoryError?
 
-    /// Whether ``open()`` has been called.
-    public var isOpen: Bool { opening != nil }
+    /// Whether ``open()`` has been called, for tests: the owner opens the book before its first
+    /// change, and a caller that needs the list awaits ``open()``, which reads only once.
+    package var isOpen: Bool { opening != nil }
     private var opening: Task<Void, Never>?
 
     /// Reads every todo still readable into ``list``, before the first change. Every call
