@@ -29,7 +29,7 @@ public struct HTTPTestReply: Sendable {
         case malformedStatusLine
     }
 
-    /// The status code.
+    /// The status code; the reason phrase sent with it is the standard one for the code.
     public var status: Int
     /// Headers to send; the framing header (`Content-Length` or `Transfer-Encoding`) is added.
     public var headers: [(name: String, value: String)]

@@ -33,7 +33,7 @@ public final class TerminalPilot {
         public var graphicsCommands: [String]
     }
 
-    /// The window driven.
+    /// The window the keys and clicks go to, and whose frames the pilot reads back.
     public let window: Window
     /// The application that handles the events and writes the frames.
     public let application: TerminalApplication

@@ -115,9 +115,9 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         }
     }
 
-    /// The snapshot file.
+    /// `<name>.snapshot` in the folder: the value as of the last fold, replaced whole by a rename.
     public var snapshotURL: URL { folder.appendingPathComponent("\(name).snapshot", isDirectory: false) }
-    /// The journal file.
+    /// `<name>.journal` in the folder: the changes since the last fold, one fsynced line each.
     public var journalURL: URL { folder.appendingPathComponent("\(name).journal", isDirectory: false) }
 
     /// The value as this store last read or wrote it; `nil` before a load succeeded.

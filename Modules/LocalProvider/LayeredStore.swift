@@ -7,9 +7,10 @@ import Synchronization
 /// ignores it on read (#281). A value read from disk is cached in memory until the earlier of its
 /// own expiry and `memoryLifetime`.
 public final class LayeredStore: LocalStore {
-    /// The fast layer.
+    /// Read first. A save writes here after ``disk``; a value read from ``disk`` stays here until
+    /// the earlier of its expiry and the memory lifetime.
     public let memory: MemoryStore
-    /// The durable layer.
+    /// Written on every save, before the memory layer; read when memory has no value.
     public let disk: any LocalStore
     private let memoryLifetime: Double
     private let now: @Sendable () -> Date

@@ -18,7 +18,7 @@ import Foundation
 /// empty. The raw API, ``setPropertyList(_:forKey:)``, checks its value first and throws
 /// ``StorageError/notAPropertyList(key:valueType:)`` where Foundation would crash.
 public final class UserDefaultsStore: PropertyListStore, @unchecked Sendable {
-    /// The suite's name.
+    /// The name given to `UserDefaults(suiteName:)`, which also names the file (``fileURL``).
     public let suiteName: String
     /// The suite's file.
     public let fileURL: URL

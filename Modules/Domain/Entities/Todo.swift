@@ -6,7 +6,8 @@ public struct Todo: Identifiable, Hashable, Codable, Sendable {
     public var id: UUID
     /// What to do; never empty (see ``TodoTitle``).
     public var title: String
-    /// Whether it is done.
+    /// Whether it is done: shown ticked, hidden by ``TodoFilter/active``, and removed by
+    /// ``TodoList/clearCompleted()``.
     public var isDone: Bool
     /// When it was added.
     public var createdAt: Date

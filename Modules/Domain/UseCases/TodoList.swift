@@ -39,7 +39,9 @@ public struct TodoList: Hashable, Sendable {
         todos[index].title = try TodoTitle.validated(title)
     }
 
-    /// Removes the todo.
+    /// Removes the todo with `id`; the others keep their order.
+    ///
+    /// - Throws: ``TodoError/notFound(_:)`` when no todo has `id`.
     public mutating func delete(_ id: UUID) throws(TodoError) {
         todos.remove(at: try position(of: id))
     }

@@ -68,7 +68,7 @@ public final class TerminalApplication {
         }
     }
 
-    /// The window shown.
+    /// The window drawn full-screen: input goes to it, and each frame is its render.
     public let window: Window
     /// Whether Ctrl-C quits when no view or command takes it. On by default.
     public var quitsOnControlC = true

@@ -40,7 +40,8 @@ public struct LayoutPriority: RawRepresentable, Hashable, Sendable, Strideable, 
     /// SnapKit's name for 250.
     public static let low = defaultLow
 
-    /// Whether this is ``required``.
+    /// Whether the solver must satisfy a constraint at this priority (1,000 and above, as Auto
+    /// Layout's): one that cannot be is reported as a conflict, never traded off.
     public var isRequired: Bool { rawValue >= 1_000 }
 
     /// The solver strength this priority becomes: ``Strength/required``, or the level equal to

@@ -203,7 +203,8 @@ public final class Solver {
         try remove(constraints: [], editVariables: [variable])
     }
 
-    /// Whether `variable` is an edit variable.
+    /// Whether `variable` was added as an edit variable and not removed since: whether
+    /// ``suggestValue(_:_:)`` takes it.
     public func hasEditVariable(_ variable: Variable) -> Bool {
         edits[ObjectIdentifier(variable)] != nil
     }

@@ -13,23 +13,26 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         self.init(rawValue: value)
     }
 
-    /// `GET`.
+    /// `GET`: reads the target; safe and idempotent, so the default retry policy retries it.
     public static let get: HTTPMethod = "GET"
-    /// `POST`.
+    /// `POST`: sends the body for the target to process; not idempotent, so the default retry
+    /// policy never repeats it.
     public static let post: HTTPMethod = "POST"
-    /// `PUT`.
+    /// `PUT`: replaces the target with the body; idempotent, so the default retry policy
+    /// retries it.
     public static let put: HTTPMethod = "PUT"
-    /// `PATCH`.
+    /// `PATCH`: changes part of the target; not idempotent, so the default retry policy never
+    /// repeats it.
     public static let patch: HTTPMethod = "PATCH"
-    /// `DELETE`.
+    /// `DELETE`: removes the target; idempotent, so the default retry policy retries it.
     public static let delete: HTTPMethod = "DELETE"
-    /// `HEAD`.
+    /// `HEAD`: `GET` without the body, for the status and headers alone.
     public static let head: HTTPMethod = "HEAD"
-    /// `OPTIONS`.
+    /// `OPTIONS`: asks which methods and options the target allows.
     public static let options: HTTPMethod = "OPTIONS"
-    /// `TRACE`.
+    /// `TRACE`: asks the server to echo the request, for diagnostics.
     public static let trace: HTTPMethod = "TRACE"
-    /// `CONNECT`.
+    /// `CONNECT`: asks a proxy for a tunnel to the target's host.
     public static let connect: HTTPMethod = "CONNECT"
 
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2):

@@ -12,7 +12,8 @@ public struct RouterTree: Sendable, Equatable {
         public var isActive: Bool
         /// Whether the router owns a view (is a ``ViewableRouting``).
         public var isViewable: Bool
-        /// The attached children.
+        /// The routers attached to this one, in the order they were attached, each with its own
+        /// subtree.
         public var children: [Node]
     }
 

@@ -59,7 +59,6 @@ package struct Linter: Sendable {
         }
     }
 
-    /// Creates a linter.
     package init(
         package: DescribedPackage, manifest: ProjectManifest?, sources: [String: [SourceFile]],
         toolchain: Toolchain, manifestText: String = ""

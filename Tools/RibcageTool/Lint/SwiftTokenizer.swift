@@ -20,7 +20,6 @@ package struct SwiftToken: Sendable, Equatable {
 
     /// What the token is.
     package var kind: Kind
-    /// Its text.
     package var text: String
     /// Its line, from 1.
     package var line: Int

@@ -12,7 +12,6 @@ package enum DependencyProducts {
     package struct Checkout: Sendable, Equatable {
         /// The package's identity, e.g. `swift-collections`.
         package var identity: String
-        /// Its folder.
         package var folder: URL
         /// What identifies this state of it: a revision, or the manifest's modification time.
         package var revision: String

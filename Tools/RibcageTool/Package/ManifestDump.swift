@@ -7,7 +7,6 @@ package struct ManifestDump: Sendable, Equatable {
     package var name: String
     /// The targets, in manifest order.
     package var targets: [Target]
-    /// The products.
     package var products: [DescribedPackage.Product]
     /// The traits a plain build enables: `default`'s, transitively.
     package var enabledTraits: Set<String>
@@ -20,7 +19,6 @@ package struct ManifestDump: Sendable, Equatable {
 
     /// A target as the manifest declares it.
     package struct Target: Sendable, Equatable {
-        /// Its name.
         package var name: String
         /// `regular`, `executable`, `test`, `system`, `binary`, `plugin`, `macro`.
         package var type: String

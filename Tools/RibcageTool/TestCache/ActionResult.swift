@@ -23,7 +23,6 @@ package struct ActionResult: Sendable, Equatable {
         }
     }
 
-    /// The output files.
     package var outputFiles: [OutputFile]
     /// The action's exit code; a cached result is always a green one, 0.
     package var exitCode: Int32 = 0

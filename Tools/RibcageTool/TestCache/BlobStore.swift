@@ -25,7 +25,6 @@ package protocol BlobStore: Sendable {
 
 /// The test cache's local folder, laid out like a Bazel disk cache: `ac/<key>`, `cas/<sha256>`.
 package struct LocalBlobStore: BlobStore {
-    /// The folder.
     package var folder: URL
 
     /// A store in `folder`.

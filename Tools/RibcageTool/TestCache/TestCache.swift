@@ -2,7 +2,6 @@ import Foundation
 
 /// A green run of one test target, as the cache keeps it (a JSON blob in `/cas`).
 package struct TestCacheEntry: Sendable, Equatable, Codable {
-    /// The test target.
     package var testTarget: String
     /// The key it was stored under, with its parts, for `--explain-cache`.
     package var key: TestCacheKey

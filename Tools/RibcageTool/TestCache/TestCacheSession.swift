@@ -64,7 +64,6 @@ package struct TestCacheSession: Sendable {
 
     /// What one test target's run came to, as far as the cache cares.
     package struct Outcome: Sendable {
-        /// The test target.
         package var testTarget: String
         /// True only when every test passed or was skipped and the run itself ended normally:
         /// no failure, no crash, no timeout, not cut short.
@@ -73,7 +72,6 @@ package struct TestCacheSession: Sendable {
         package var skipped: Int
         package var seconds: Double
 
-        /// An outcome.
         package init(testTarget: String, isGreen: Bool, passed: Int, skipped: Int, seconds: Double) {
             self.testTarget = testTarget
             self.isGreen = isGreen

@@ -7,7 +7,6 @@ import Foundation
 package struct AffectedSelection: Sendable, Equatable {
     /// A selected suite and why.
     package struct Choice: Sendable, Equatable {
-        /// The suite.
         package var suite: TestSuite
         /// Why it runs, e.g. `changed: Modules/And/And.swift` or `depends on And (changed)`.
         package var reason: String
