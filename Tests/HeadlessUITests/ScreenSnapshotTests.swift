@@ -23,15 +23,16 @@ final class TodoListScreen: ViewController, TableViewDataSource {
         table.dataSource = self
         status.textStyle = TextStyle(isDim: true)
         status.text = "\(todos.filter { !$0.done }.count) left"
-        // swift-format-ignore: NeverUseForceTry
-        try! table.ndl.makeConstraints { make in  // cannot fail: both are subviews of view
-            make.top.leading.trailing.equalToSuperview()
-            make.bottom.equalTo(status.ndl.top)
-        }
-        // swift-format-ignore: NeverUseForceTry
-        try! status.ndl.makeConstraints { make in  // cannot fail: both are subviews of view
-            make.leading.trailing.equalToSuperview().inset(1)
-            make.bottom.equalToSuperview()
+        // As the app's screens do: a constraint that cannot be made is reported, not a crash.
+        makeLayout {
+            _ = try table.ndl.makeConstraints { make in
+                make.top.leading.trailing.equalToSuperview()
+                make.bottom.equalTo(status.ndl.top)
+            }
+            _ = try status.ndl.makeConstraints { make in
+                make.leading.trailing.equalToSuperview().inset(1)
+                make.bottom.equalToSuperview()
+            }
         }
     }
 
