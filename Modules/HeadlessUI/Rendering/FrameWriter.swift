@@ -29,8 +29,9 @@ public struct FrameWriter: Sendable {
     private var previous: Canvas?
     private var images = KittyImageLayer()
     private var cursorVisible = false
-    /// Whether the last frame was written in full.
-    public private(set) var lastFrameWasFull = false
+    /// Whether the last frame was written in full: the first, one after ``invalidate()``, or one
+    /// of another size. For tests.
+    package private(set) var lastFrameWasFull = false
 
     /// A writer whose first frame is written in full.
     public init(capabilities: TerminalCapabilities = TerminalCapabilities()) {

@@ -88,10 +88,11 @@ public final class TerminalApplication {
     public var onCommandFailure: (@MainActor (String) -> Void)?
     /// The last frame drawn.
     public private(set) var lastFrame: Canvas?
-    /// The bytes written for the last frame.
-    public private(set) var lastFrameBytes: [UInt8] = []
-    /// How many frames were written in full (the first, after resizes, resumes and Ctrl-L).
-    public private(set) var fullFrameCount = 0
+    /// The bytes written for the last frame, for the tests of what reaches the terminal.
+    package private(set) var lastFrameBytes: [UInt8] = []
+    /// How many frames were written in full (the first, after resizes, resumes and Ctrl-L), for
+    /// the tests that a redraw costs one full frame and no more.
+    package private(set) var fullFrameCount = 0
 
     private var writer: FrameWriter
     private let output: ([UInt8]) -> Void
