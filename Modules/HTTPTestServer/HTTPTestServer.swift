@@ -28,9 +28,7 @@ public final class HTTPTestServer: Sendable {
     private let handler: @Sendable (HTTPTestRequest) -> HTTPTestReply
     /// Written once by ``stop()``: every connection's wait polls its read end.
     private let stopPipe: (read: Int32, write: Int32)
-    private let state = Mutex<
-        (running: Bool, connections: Set<Int32>, requests: Int, accepted: Int, abandoned: Int, sent: Int)
-    >((true, [], 0, 0, 0, 0))
+    private let state = Mutex(State())
 
     /// Starts a server on a free loopback port.
     ///
@@ -99,15 +97,40 @@ public final class HTTPTestServer: Sendable {
     /// holds the server back instead of the whole body piling up in the client.
     public var bytesSent: Int { state.withLock { $0.sent } }
 
+    /// Returns once ``requestCount`` is at least `count`: a test that must act while a request is
+    /// in flight waits for it to arrive, rather than sleeping and hoping it has.
+    ///
+    /// - Returns: Whether the count was reached; `false` after `timeout`, or once the server
+    ///   stopped short of it.
+    @discardableResult
+    public func waitForRequests(_ count: Int = 1, within timeout: Duration = .seconds(10)) async -> Bool {
+        await wait(until: .requests, reaches: count, within: timeout)
+    }
+
+    /// Returns once ``abandonedReplies`` is at least `count`: how a test waits for the server to
+    /// see that a cancelled client went away.
+    ///
+    /// - Returns: Whether the count was reached; `false` after `timeout`, or once the server
+    ///   stopped short of it.
+    @discardableResult
+    public func waitForAbandonedReplies(_ count: Int = 1, within timeout: Duration = .seconds(10)) async
+        -> Bool
+    {
+        await wait(until: .abandoned, reaches: count, within: timeout)
+    }
+
     /// Stops listening and closes every open connection.
     public func stop() {
-        let (wasRunning, connections) = state.withLock { state -> (Bool, Set<Int32>) in
+        let (wasRunning, connections, waiters) = state.withLock { state -> (Bool, Set<Int32>, [Waiter]) in
             defer {
                 state.running = false
                 state.connections.removeAll()
+                state.waiters.removeAll()
             }
-            return (state.running, state.connections)
+            return (state.running, state.connections, Array(state.waiters.values))
         }
+        // The counts can no longer grow.
+        for waiter in waiters { waiter.finish(reached: false) }
         // Once only: closing the listener twice could close a descriptor another socket reuses.
         guard wasRunning else { return }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -162,15 +185,103 @@ public final class HTTPTestServer: Sendable {
         }
         var reader = SocketReader(socket: socket)
         while let request = reader.readRequest() {
-            state.withLock { $0.requests += 1 }
+            count(.requests)
             guard let outcome = connection.answer(handler(request), to: request) else {
-                state.withLock { $0.abandoned += 1 }
+                count(.abandoned)
                 next = .close
                 return
             }
             next = outcome
             if outcome != .keepOpen { return }
         }
+    }
+}
+
+extension HTTPTestServer {
+    /// The counts a test can wait for.
+    private enum Counter {
+        case requests, abandoned
+    }
+
+    /// A test waiting for a count, and the task that ends its wait at the timeout.
+    private struct Waiter: Sendable {
+        let counter: Counter
+        let count: Int
+        let continuation: CheckedContinuation<Bool, Never>
+        var timer: Task<Void, Never>?
+
+        func finish(reached: Bool) {
+            timer?.cancel()
+            continuation.resume(returning: reached)
+        }
+    }
+
+    private struct State {
+        var running = true
+        var connections: Set<Int32> = []
+        var requests = 0
+        var accepted = 0
+        var abandoned = 0
+        var sent = 0
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+
+        subscript(counter: Counter) -> Int {
+            switch counter {
+            case .requests: requests
+            case .abandoned: abandoned
+            }
+        }
+    }
+
+    /// Adds one to `counter` and lets go of the waits it satisfies.
+    private func count(_ counter: Counter) {
+        let satisfied = state.withLock { state -> [Waiter] in
+            switch counter {
+            case .requests: state.requests += 1
+            case .abandoned: state.abandoned += 1
+            }
+            let ids = state.waiters.filter { $0.value.counter == counter && state[counter] >= $0.value.count }
+                .keys
+            return ids.compactMap { state.waiters.removeValue(forKey: $0) }
+        }
+        for waiter in satisfied { waiter.finish(reached: true) }
+    }
+
+    private func wait(until counter: Counter, reaches count: Int, within timeout: Duration) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let id = state.withLock { state -> Int? in
+                guard state.running, state[counter] < count else { return nil }
+                defer { state.nextWaiter += 1 }
+                state.waiters[state.nextWaiter] = Waiter(
+                    counter: counter, count: count, continuation: continuation, timer: nil)
+                return state.nextWaiter
+            }
+            guard let id else {
+                continuation.resume(returning: state.withLock { $0[counter] >= count })
+                return
+            }
+            let timer = Task { [weak self] in
+                do {
+                    try await Task.sleep(for: timeout)
+                } catch {
+                    return  // cancelled: the wait ended first
+                }
+                self?.endWait(id)
+            }
+            let stillWaiting = state.withLock { state in
+                guard var waiter = state.waiters[id] else { return false }
+                waiter.timer = timer
+                state.waiters[id] = waiter
+                return true
+            }
+            if !stillWaiting { timer.cancel() }
+        }
+    }
+
+    /// Ends a wait at its timeout, unless it has ended already.
+    private func endWait(_ id: Int) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.finish(reached: false)
     }
 }
 

@@ -118,17 +118,13 @@ struct CancellationConformanceTests {
         defer { server.stop() }
         let provider = NetworkProvider<TestTarget>(transport: kind.transport, retryPolicy: .never)
         let request = Task { try await provider.request(TestTarget(server, "slow")) }
-        while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(await server.waitForRequests(), "the request never reached the server")
         request.cancel()
         guard case .failure(NetworkError.cancelled) = await request.result else {
             Issue.record("expected cancelled")
             return
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while server.abandonedReplies == 0, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await server.waitForAbandonedReplies()
         #expect(server.abandonedReplies == 1, "the server still holds the cancelled request's connection")
     }
 
@@ -140,7 +136,7 @@ struct CancellationConformanceTests {
             transport: kind.transport, retryPolicy: RetryPolicy(maximumDelay: 60))
         let clock = ContinuousClock()
         let request = Task { try await provider.request(TestTarget(server, "busy")) }
-        while server.requestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(await server.waitForRequests(), "the request never reached the server")
         let cancelledAt = clock.now
         request.cancel()
         guard case .failure(NetworkError.cancelled) = await request.result else {

@@ -258,7 +258,7 @@ struct TransportConformanceTests {
         let clock = ContinuousClock()
         let start = clock.now
         let task = Task { try await provider.request(TestTarget(server, "slow")) }
-        try await Task.sleep(for: .milliseconds(200))
+        try #require(await server.waitForRequests(), "the request never reached the server")
         task.cancel()
         let result = await task.result
         guard case .failure(NetworkError.cancelled) = result else {
