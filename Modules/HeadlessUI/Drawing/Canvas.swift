@@ -49,7 +49,8 @@ public struct Canvas: Sendable, Hashable {
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
-    /// The cell at column `x` and row `y`, both from 0.
+    /// The cell at column `x` and row `y`, both from 0. A cell outside the canvas is a programmer
+    /// error, as an index outside an array is: it stops the program.
     public subscript(x: Int, y: Int) -> Cell {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "cell (\(x), \(y)) is outside the canvas")
         return cells[y * width + x]
