@@ -12,8 +12,9 @@ import Observation
 /// When ``State`` the body read changes, the controller evaluates the body again before the
 /// next layout and updates the views in place. `@Observable` models read in the body are
 /// tracked with Observation: their changes come in through a main-actor task, so they show from
-/// the next frame after the main actor ran it (call ``setNeedsUpdate()`` to update at once). The root element's view is as wide as the controller's view and as tall as its
-/// content, unless it holds a ``Spacer``, which lets it grow to the bottom.
+/// the next frame after the main actor ran it (call ``setNeedsUpdate()`` to update at once).
+/// The root element's view is as wide as the controller's view and as tall as its content,
+/// unless it holds a ``Spacer``, which lets it grow to the bottom.
 open class HostingController<Content: Element>: ViewController {
     /// The element shown. Setting it updates the views.
     public var rootElement: Content {
@@ -28,7 +29,7 @@ open class HostingController<Content: Element>: ViewController {
     /// do not re-render.
     package private(set) var renderCount = 0
 
-    /// Hosts `rootElement`.
+    /// A controller whose view shows `rootElement`, built when the view loads.
     public init(rootElement: Content) {
         self.rootElement = rootElement
         super.init()

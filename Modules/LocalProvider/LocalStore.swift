@@ -58,7 +58,8 @@ public struct StoredEntry<Value: Sendable>: Sendable {
     /// When it expires, or `nil` for never (or unknown).
     public var expiresAt: Date?
 
-    /// Creates an entry.
+    /// An entry as a store read it, for stores of your own; `expiresAt` is `nil` for a value that
+    /// never expires or whose expiry is not known.
     public init(value: Value, expiresAt: Date?) {
         self.value = value
         self.expiresAt = expiresAt

@@ -9,7 +9,7 @@ public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
     /// From the right edge.
     public var right: Double
 
-    /// Creates insets.
+    /// Insets from each edge; an edge not named is not inset.
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         self.top = top
         self.left = left
@@ -43,7 +43,9 @@ public struct DirectionalEdgeInsets: Hashable, Sendable, CustomStringConvertible
     /// From the trailing edge.
     public var trailing: Double
 
-    /// Creates insets.
+    /// Insets from each edge; an edge not named is not inset. Leading and trailing follow the
+    /// view's layout direction: left and right from left to right, the other way round from
+    /// right to left.
     public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
         self.top = top
         self.leading = leading

@@ -5,7 +5,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     /// The vertical coordinate.
     public var y: Double
 
-    /// Creates a point.
+    /// The point `x` to the right of the origin and `y` below it: y grows downwards, as in UIKit.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -25,7 +25,8 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     /// Down, in points; a terminal cell is about twice as tall as it is wide.
     public var height: Double
 
-    /// Creates a size.
+    /// `width` across by `height` down, kept as given: nothing is rounded to whole cells or
+    /// clamped at 0.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height

@@ -228,7 +228,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The line, from 1.
     public let line: UInt
 
-    /// Creates a location.
+    /// The place a constraint was made at; the `ndl` DSL passes the caller's `#fileID` and
+    /// `#line`.
     public init(file: String, line: UInt) {
         self.file = file
         self.line = line

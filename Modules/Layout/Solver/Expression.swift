@@ -5,7 +5,7 @@ public struct Term: CustomStringConvertible {
     /// What the variable is multiplied by: `2` in `2 * x`, `-1` in `-x`.
     public var coefficient: Double
 
-    /// Creates a term.
+    /// `coefficient` times `variable`; `Term(x)` is `x` alone.
     public init(_ variable: Variable, _ coefficient: Double = 1) {
         self.variable = variable
         self.coefficient = coefficient
@@ -25,7 +25,7 @@ public struct Expression: CustomStringConvertible {
     /// The part without a variable: `-10` in `2 * x + y - 10`.
     public var constant: Double
 
-    /// Creates an expression.
+    /// The sum of `terms` plus `constant`; with no arguments, the constant 0.
     public init(_ terms: [Term] = [], constant: Double = 0) {
         self.terms = terms
         self.constant = constant

@@ -9,7 +9,8 @@ public final class Variable: CustomStringConvertible {
     /// The value from the last ``Solver/updateVariables()``; 0 before that.
     public internal(set) var value: Double = 0
 
-    /// Creates a variable.
+    /// A new unknown, distinct from every other variable whatever its `name`, which only
+    /// descriptions and errors show.
     public init(_ name: String = "") {
         self.name = name
     }

@@ -72,7 +72,7 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
     /// The transport's own message.
     public var message: String
 
-    /// Creates a failure.
+    /// A failure of `kind`, which code matches on, with the transport's `message` for people.
     public init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message

@@ -17,7 +17,7 @@ public struct Response: Sendable, CustomStringConvertible {
     /// The final URL, after redirects.
     public var url: URL?
 
-    /// Creates a response.
+    /// A response as a transport, a stub or a test makes one, with the whole body in `data`.
     public init(
         statusCode: Int, data: Data, headers: [String: String] = [:], request: URLRequest, url: URL? = nil
     ) {

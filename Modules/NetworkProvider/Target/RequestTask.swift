@@ -29,7 +29,8 @@ public struct MultipartFormData: Sendable, Equatable {
     /// The part's bytes.
     public var data: Data
 
-    /// Creates a part.
+    /// A form field `name` holding `data`; `fileName` and `mimeType`, when given, become its
+    /// `Content-Disposition` filename and its `Content-Type`.
     public init(name: String, data: Data, fileName: String? = nil, mimeType: String? = nil) {
         self.name = name
         self.data = data
