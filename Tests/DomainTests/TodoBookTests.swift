@@ -78,10 +78,8 @@ struct TodoBookTests {
         let book = TodoBook(repository: repository)
         let first = Task { await book.open() }
         await repository.loadStarted()
-        let release = Task {
-            try? await Task.sleep(for: .milliseconds(50))
-            repository.releaseLoad()
-        }
+        // On the main actor, as the book: this task runs only once the second open below waits.
+        let release = Task { repository.releaseLoad() }
         await book.open()
         #expect(book.list.todos == [milk], "the second open returned before the read was done")
         await first.value
