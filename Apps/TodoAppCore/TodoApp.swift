@@ -158,17 +158,21 @@ public final class TodoApp {
     /// Full screen, keys first, until `q`, `quit`, Ctrl-C, the end of input or a signal. The
     /// terminal is given back before this returns.
     private func runInTerminal(name: String) async -> ExitStatus {
-        // The first frame shows what the launch reads off the main actor (the tab kept last
-        // time, the todos), not a screen that changes a moment later. A wait for another
-        // process's lock may take seconds; the list says "Reading the todos…" meanwhile.
-        await Self.wait(for: launch(), atMost: .milliseconds(250))
+        let launched = launch()
         let application = TerminalApplication(window: window)
         application.onCommandFailure = { [weak window] reason in window?.status = .failure(reason) }
         shell.onQuit = { [weak application] in application?.quit() }
         var ending: Result<TerminalApplication.ExitReason, TerminalError> = .success(.quit)
         let work = await SentActions.throughout {
             do throws(TerminalError) {
-                ending = .success(try await application.run())
+                // The first frame shows what the launch reads off the main actor (the tab kept
+                // last time, the todos), not a screen that changes a moment later; the reads
+                // go on while the terminal answers its query. A wait for another process's
+                // lock may take seconds; the list says "Reading the todos…" meanwhile.
+                ending = .success(
+                    try await application.run(firstFrameAfter: {
+                        await Self.wait(for: launched, atMost: .milliseconds(250))
+                    }))
             } catch {
                 ending = .failure(error)
             }

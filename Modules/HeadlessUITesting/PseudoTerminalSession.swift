@@ -40,7 +40,31 @@ package final class PseudoTerminalSession: Sendable {
         /// Whether the reader has seen the terminal side close: everything the program wrote
         /// has been replayed, and the controlling side is closed.
         var isDrained = false
+        /// The screen once the first synchronized update closed.
+        var firstFrame: VirtualTerminal?
+        /// How much of ``PseudoTerminalSession/endOfSynchronizedUpdate`` the last bytes read
+        /// ended with, for a sequence split between two reads.
+        var endMatched = 0
+
+        /// Replays `bytes`; keeps the screen as it is at the end of the first synchronized update.
+        mutating func apply(_ bytes: [UInt8]) {
+            guard firstFrame == nil else { return terminal.apply(bytes) }
+            let end = PseudoTerminalSession.endOfSynchronizedUpdate
+            for (index, byte) in bytes.enumerated() {
+                endMatched = byte == end[endMatched] ? endMatched + 1 : (byte == end[0] ? 1 : 0)
+                if endMatched == end.count {
+                    terminal.apply(Array(bytes[...index]))
+                    firstFrame = terminal
+                    return terminal.apply(Array(bytes[(index + 1)...]))
+                }
+            }
+            terminal.apply(bytes)
+        }
     }
+
+    /// What a full-screen program writes when a frame is complete (``TerminalApplication`` wraps
+    /// each frame in a synchronized update, so that the terminal shows it whole).
+    fileprivate static let endOfSynchronizedUpdate = Array("\u{1B}[?2026l".utf8)
 
     private let master: Int32
     private let pid: pid_t
@@ -103,6 +127,11 @@ package final class PseudoTerminalSession: Sendable {
 
     /// What the terminal shows now.
     package var terminal: VirtualTerminal { state.withLock { $0.terminal } }
+
+    /// What the terminal showed when the program's first synchronized update closed: the first
+    /// whole frame of a program that draws in synchronized updates, as ``TerminalApplication``
+    /// does; `nil` until then. For a test of what a user sees first, not a moment later.
+    package var firstFrame: VirtualTerminal? { state.withLock { $0.firstFrame } }
 
     /// Whether the terminal's settings (its input, output and local flags: raw mode, echo) were,
     /// when the program exited, what they were before it started; `false` while it runs.
@@ -206,7 +235,7 @@ package final class PseudoTerminalSession: Sendable {
                 if start > 0 { usleep(30_000) }
                 let part = Array(buffer[start..<min(start + partLength, count)])
                 let replies = state.withLock { state -> [UInt8] in
-                    state.terminal.apply(part)
+                    state.apply(part)
                     return state.terminal.takeReplies()
                 }
                 if answering, !replies.isEmpty { send(bytes: replies) }

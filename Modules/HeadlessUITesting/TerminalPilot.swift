@@ -48,7 +48,7 @@ public final class TerminalPilot {
     /// key and visible and its first frame drawn.
     ///
     /// With `kittyGraphics`, the virtual terminal speaks kitty's graphics protocol, and the
-    /// pilot asks it as ``TerminalApplication/run()`` asks a real one: it writes a
+    /// pilot asks it as ``TerminalApplication/run(firstFrameAfter:)`` asks a real one: it writes a
     /// ``KittyGraphicsProbe``'s query, decodes the terminal's replies with an ``InputDecoder``
     /// and sets ``TerminalCapabilities/kittyGraphics`` from the answer.
     public init(

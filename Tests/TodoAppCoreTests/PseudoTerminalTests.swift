@@ -72,6 +72,27 @@ struct PseudoTerminalTests {
         #expect(try await relaunched.exitStatus() == 0)
     }
 
+    /// The first frame the terminal shows is the app as the user left it: the list read from
+    /// disk, under the filter kept last time. The reads happen off the main actor while the
+    /// terminal answers the graphics query; the frame waits for both.
+    @Test func theFirstFrameShowsTheStoredTodosUnderTheKeptFilter() async throws {
+        let home = try TemporaryHome()
+        let app = try AppProcess("TodoAppDog", home: home.url)
+        let saved = try await app.run(
+            ["new", "save walk the dog", "new", "save buy milk", "done 1", "filter done", "quit"],
+            arguments: ["--offline"])
+        #expect(saved.status.isSuccess, "\(saved.errors)")
+        let session = try start(app, home: home)
+        defer { session.close() }
+        try await session.waitFor { $0.text.contains("? Help") }
+        let first = try #require(session.firstFrame)
+        #expect(first.text.contains("1. [x] walk the dog"), "\(first.text)")
+        #expect(!first.text.contains("buy milk"), "the kept filter hides it: \(first.text)")
+        #expect(!first.text.contains("Reading the todos"), "\(first.text)")
+        session.send("q")
+        #expect(try await session.exitStatus() == 0)
+    }
+
     /// `q` right after a change whose save waits for another process's lock: the app gives the
     /// terminal back, says it is saving, and ends only once the change is on disk.
     @Test func quittingWhileASaveWaitsForTheLockKeepsTheChange() async throws {

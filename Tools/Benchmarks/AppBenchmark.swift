@@ -35,12 +35,25 @@ struct AppBenchmark: AsyncParsableCommand {
             valueName: "executable"))
     var baseline: String?
 
+    @Flag(help: "Only the figures beside --baseline.")
+    var onlyBaseline = false
+
+    func validate() throws {
+        if onlyBaseline && baseline == nil { throw ValidationError("--only-baseline needs --baseline.") }
+    }
+
     func run() async throws {
         #if DEBUG
             print("warning: this is a debug build; run `swift run -c release bench app` for real figures.")
         #endif
         let app = try await AppUnderTest.nextToBench()
         defer { app.cleanUp() }
+        let script = Self.script(count: commands)
+        if onlyBaseline, let baseline {
+            print("TodoApp benchmark: \(app.executable.path), median of \(repetitions), 80x24, --offline")
+            return try await compare(
+                app, with: AppUnderTest(executable: URL(fileURLWithPath: baseline)), script: script)
+        }
         let large = Measurement.grouped(Double(todos))
         print("TodoApp benchmark: \(app.executable.path), median of \(repetitions), 80x24, --offline\n")
         let table = Table()
@@ -86,7 +99,6 @@ struct AppBenchmark: AsyncParsableCommand {
         table.row(
             "… in the app's screens alone, \(large) todos", big.app.toggle, small.app.toggle, goal: 0.005)
 
-        let script = Self.script(count: commands)
         var perCommand: [Int: Double] = [:]
         for size in [10, todos] {
             try await app.resetData(todoCount: size)
@@ -140,37 +152,36 @@ struct AppBenchmark: AsyncParsableCommand {
     /// This build beside `baseline` (another commit's), each with the todos added through its
     /// own commands: the start, first frame and exit of a script, the cold start to the first
     /// whole frame on the terminal, and the time per command.
+    ///
+    /// The two builds take turns within each repetition, the first to go alternating, so a
+    /// machine that slows down or speeds up during the run moves both builds' samples alike (on
+    /// this shared machine the `--help` start has moved from 14.5 to 20.5 ms between two runs).
+    /// Beside each median, the median of the repetitions' own ratios: this build's sample over
+    /// the baseline's taken next to it.
     func compare(_ app: AppUnderTest, with baseline: AppUnderTest, script: [String]) async throws {
         defer { baseline.cleanUp() }
-        print("\nBeside \(baseline.executable.path), the todos added through each build's commands:")
+        print("\nBeside \(baseline.executable.path), the todos added through each build's commands,")
+        print("taking turns in each repetition; ratio: the median of the repetitions' own ratios:")
         let table = Table()
         table.header()
         for size in [10, todos] {
             try await app.resetDataThroughCommands(todoCount: size)
             try await baseline.resetDataThroughCommands(todoCount: size)
-            var starts: [Double] = []
-            var firstFrames: [Double] = []
-            var commands: [Double] = []
-            for build in [baseline, app] {
-                starts.append(
-                    try await Measurement.median(repetitions: repetitions) {
-                        try await build.runScript(["quit"])
-                    })
-                firstFrames.append(
-                    try await Measurement.medianOfMeasured(repetitions: repetitions) {
-                        try await build.coldStartOnTerminal()
-                    })
-                commands.append(try await Self.perCommand(build, script: script, repetitions: repetitions))
+            var samples = [PairedSamples(), PairedSamples()]
+            for repetition in 0..<repetitions {
+                for index in repetition.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+                    let build = index == 0 ? baseline : app
+                    try await samples[index].measure(build, script: script)
+                }
             }
+            let (base, this) = (samples[0], samples[1])
             let count = Measurement.grouped(Double(size))
-            table.peer("baseline: cold start to first frame, \(count) todos", firstFrames[0])
-            table.row(
-                "this build: cold start to first frame, \(count) todos", firstFrames[1], firstFrames[0],
-                goal: nil)
-            table.peer("baseline: script start to quit, \(count) todos", starts[0])
-            table.row("this build: script start to quit, \(count) todos", starts[1], starts[0], goal: nil)
-            table.peer("baseline: typed command, \(count) todos", commands[0])
-            table.row("this build: typed command, \(count) todos", commands[1], commands[0], goal: nil)
+            for figure in PairedSamples.Figure.allCases {
+                table.peer("baseline: \(figure.name), \(count) todos", base.median(figure, script: script))
+                table.row(
+                    "this build: \(figure.name), \(count) todos", this.median(figure, script: script),
+                    ratio: this.pairedRatio(figure, over: base, script: script))
+            }
         }
     }
 
@@ -229,7 +240,7 @@ struct AppBenchmark: AsyncParsableCommand {
 private struct Table {
     private func line(_ name: String, _ time: String, _ ratio: String = "", _ goal: String = "") {
         print(
-            name.padding(toLength: 50, withPad: " ", startingAt: 0) + time.leftPadded(12)
+            name.padding(toLength: 56, withPad: " ", startingAt: 0) + time.leftPadded(12)
                 + ratio.leftPadded(10)
                 + goal.leftPadded(13))
     }
@@ -242,5 +253,10 @@ private struct Table {
     func row(_ name: String, _ value: Double, _ peer: Double, goal: Double?) {
         let met = goal.map { value < $0 ? "< \(Measurement.milliseconds($0))" : "missed" } ?? ""
         line(name, Measurement.milliseconds(value), Measurement.ratio(value / peer), met)
+    }
+
+    /// A measurement beside a peer whose ratio was worked out otherwise (paired samples).
+    func row(_ name: String, _ value: Double, ratio: Double) {
+        line(name, Measurement.milliseconds(value), Measurement.ratio(ratio))
     }
 }

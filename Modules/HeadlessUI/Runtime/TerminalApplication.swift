@@ -22,7 +22,7 @@ import Layout
 /// What it does for every app:
 ///
 /// - **Session.** Raw mode and the alternate screen (``TerminalSession``) are entered when
-///   ``run()`` starts and left when it ends, however it ends: ``quit()``, Ctrl-C, the end of
+///   ``run(firstFrameAfter:)`` starts and left when it ends, however it ends: ``quit()``, Ctrl-C, the end of
 ///   input, SIGINT, SIGTERM or SIGHUP (then ``ExitReason/signal(_:)``), `exit()` (an
 ///   `atexit` handler), or a crash (the terminal is given back before the crash report). Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT
 ///   enters it again and redraws, once the process is in the terminal's foreground: started or
@@ -43,13 +43,16 @@ import Layout
 ///   does, ``ImageView``s show their pictures through it, else as half blocks. Keys typed while
 ///   it waits for the answer are handled after the first frame; a terminal that answers nothing
 ///   delays that frame by ``KittyGraphicsProbe/timeout`` at most.
+/// - **Launch.** The first frame can also wait for the app's own start-up work
+///   (``run(firstFrameAfter:)``), which runs meanwhile, so that it shows what was read rather
+///   than an empty screen that fills a moment later.
 ///
 /// The event handling is public (``handle(_:)``, ``resize(to:)``, ``renderFrame()``), so that a
 /// test driver can run an app without a terminal, through the same code (see
 /// `HeadlessUITesting`'s `TerminalPilot`).
 @MainActor
 public final class TerminalApplication {
-    /// Why ``run()`` returned.
+    /// Why ``run(firstFrameAfter:)`` returned.
     public enum ExitReason: Sendable, Hashable {
         /// ``quit()`` was called, or Ctrl-C pressed.
         case quit
@@ -72,12 +75,12 @@ public final class TerminalApplication {
     public let window: Window
     /// Whether Ctrl-C quits when no view or command takes it. On by default.
     public var quitsOnControlC = true
-    /// Whether ``run()`` asks the terminal if it speaks kitty's graphics protocol, to show
+    /// Whether ``run(firstFrameAfter:)`` asks the terminal if it speaks kitty's graphics protocol, to show
     /// pictures through it; when off, pictures are half blocks. On by default, unless the
     /// environment names a terminal that must not be asked (``KittyGraphicsProbe/mayAsk(environment:)``:
     /// tmux, GNU screen, the Linux console).
     public var detectsKittyGraphics = true
-    /// The terminal's answer to the graphics query, once ``run()`` has it; when the terminal
+    /// The terminal's answer to the graphics query, once ``run(firstFrameAfter:)`` has it; when the terminal
     /// was not asked, why pictures are half blocks (``KittyGraphicsProbe/reasonNotToAsk(environment:)``,
     /// or ``detectsKittyGraphics`` turned off).
     public private(set) var kittyGraphicsAnswer: KittyGraphicsProbe.Answer?
@@ -210,7 +213,7 @@ public final class TerminalApplication {
         renderFrame()
     }
 
-    /// Ends ``run()`` after the event being handled; the session is left.
+    /// Ends ``run(firstFrameAfter:)`` after the event being handled; the session is left.
     public func quit() {
         exitReason = exitReason ?? .quit
         events?.yield(.redraw)
@@ -224,15 +227,23 @@ public final class TerminalApplication {
         case signal(Int32)
         case redraw
         case probeTimedOut
+        /// The work the first frame waits for is done.
+        case prepared
     }
 
     /// Enters the terminal session, draws the window at the terminal's size, and handles
     /// input, signals and redraw requests until ``quit()``, Ctrl-C, the end of input, or
     /// SIGINT, SIGTERM or SIGHUP. The session is left before it returns.
     ///
+    /// - Parameter preparation: Work the first frame waits for, such as reading what it shows
+    ///   from disk. It starts once the session is entered, so it runs while the terminal answers
+    ///   the graphics query: the first frame comes after the slower of the two, not after both.
+    ///   Keys typed meanwhile are handled after the first frame; signals are not held.
     /// - Throws: ``TerminalError`` when the terminal cannot be taken over (standard input is
     ///   not a terminal, say); nothing was changed then.
-    public func run() async throws(TerminalError) -> ExitReason {
+    public func run(firstFrameAfter preparation: (@MainActor () async -> Void)? = nil)
+        async throws(TerminalError) -> ExitReason
+    {
         guard let session else { throw .notATerminal }
         let (stream, continuation) = AsyncStream<LoopEvent>.makeStream(bufferingPolicy: .unbounded)
         // The signal sources are set up before the session is entered, so that a signal
@@ -267,44 +278,67 @@ public final class TerminalApplication {
                 continuation.yield(.probeTimedOut)
             }
         }
+        var isPreparing = preparation != nil
+        let preparationTask = preparation.map { preparation in
+            Task { @MainActor in
+                await preparation()
+                continuation.yield(.prepared)
+            }
+        }
         defer {
             inputTask.cancel()
             signalTask.cancel()
             timeoutTask?.cancel()
+            preparationTask?.cancel()
             events = nil
             continuation.finish()
         }
         events = continuation
         exitReason = nil
         fitToTerminal()
-        // Until the terminal answers the graphics query, what the user does waits.
+        if probe == nil {
+            kittyGraphicsAnswer = .unsupported(
+                "not asked: \(reasonNotToAsk ?? "detectsKittyGraphics is off")")
+        }
+        // Until the terminal has answered the graphics query and the preparation is done, what
+        // the user does waits, and so do frames: the first one shows the app as it is then.
         var waiting: [InputEvent] = []
+        var isFirstFrameDrawn = false
+        func drawFirstFrameWhenReady() {
+            guard !isFirstFrameDrawn, probe == nil, !isPreparing, exitReason == nil else { return }
+            isFirstFrameDrawn = true
+            redrawAll()
+            for input in waiting where exitReason == nil { handle(input) }
+            waiting = []
+        }
         func answered(_ answer: KittyGraphicsProbe.Answer) {
             probe = nil
             timeoutTask?.cancel()
             kittyGraphicsAnswer = answer
             capabilities.kittyGraphics = answer == .supported
-            redrawAll()
-            for input in waiting where exitReason == nil { handle(input) }
-            waiting = []
         }
-        if probe == nil {
-            kittyGraphicsAnswer = .unsupported(
-                "not asked: \(reasonNotToAsk ?? "detectsKittyGraphics is off")")
-            redrawAll()
-        }
+        drawFirstFrameWhenReady()
         for await event in stream {
-            switch (probe != nil, event) {
-            case (true, .input(.reply(let reply))):
-                if let answer = probe?.receive(reply) { answered(answer) }
-            case (true, .input(let input)):
-                waiting.append(input)
-            case (true, .probeTimedOut):
-                if let answer = probe?.timedOut() { answered(answer) }
-            case (true, .redraw):
-                redrawRequested = false  // the first frame follows the answer
-            default:
+            if isFirstFrameDrawn {
                 handle(loopEvent: event)
+            } else {
+                switch event {
+                case .input(.reply(let reply)) where probe != nil:
+                    if let answer = probe?.receive(reply) { answered(answer) }
+                case .input(let input):
+                    waiting.append(input)
+                case .probeTimedOut:
+                    if let answer = probe?.timedOut() { answered(answer) }
+                case .prepared:
+                    isPreparing = false
+                case .redraw:
+                    redrawRequested = false  // the first frame is drawn when it is ready
+                case .signal(SIGWINCH):
+                    fitToTerminal()  // drawn at this size when it is ready
+                case .inputEnded, .signal:
+                    handle(loopEvent: event)
+                }
+                drawFirstFrameWhenReady()
             }
             if exitReason != nil { break }
         }
@@ -319,7 +353,7 @@ public final class TerminalApplication {
             redrawRequested = false
             if exitReason == nil { renderFrame() }
         case .signal(let number): handleSignal(number)
-        case .probeTimedOut: break
+        case .probeTimedOut, .prepared: break
         }
     }
 

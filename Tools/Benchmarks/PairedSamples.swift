@@ -1,0 +1,60 @@
+/// One build's samples in `bench app --baseline`, kept in repetition order so that each can be
+/// set beside the other build's sample of the same repetition.
+struct PairedSamples {
+    enum Figure: CaseIterable {
+        case firstFrame, scriptStart, typedCommand
+
+        var name: String {
+            switch self {
+            case .firstFrame: "cold start to first frame"
+            case .scriptStart: "script start to quit"
+            case .typedCommand: "typed command"
+            }
+        }
+    }
+
+    private var firstFrames: [Double] = []
+    private var quitOnly: [Double] = []
+    private var withScript: [Double] = []
+
+    /// One repetition: a script that only quits, the terminal's first frame, and the script.
+    mutating func measure(_ build: AppUnderTest, script: [String]) async throws {
+        quitOnly.append(try await Measurement.median(repetitions: 1) { try await build.runScript(["quit"]) })
+        firstFrames.append(try await build.coldStartOnTerminal())
+        // The script toggles and renames, so the list keeps its size from run to run.
+        withScript.append(
+            try await Measurement.median(repetitions: 1) { try await build.runScript(script + ["quit"]) })
+    }
+
+    /// The median of `figure`; a typed command's is the difference of the script's and the
+    /// quit-only run's medians, shared out over the script's commands.
+    func median(_ figure: Figure, script: [String]) -> Double {
+        switch figure {
+        case .firstFrame: Self.median(firstFrames)
+        case .scriptStart: Self.median(quitOnly)
+        case .typedCommand: max(0, Self.median(withScript) - Self.median(quitOnly)) / Double(script.count)
+        }
+    }
+
+    /// The median over the repetitions of this sample divided by `baseline`'s of the same
+    /// repetition.
+    func pairedRatio(_ figure: Figure, over baseline: PairedSamples, script: [String]) -> Double {
+        let ratios = zip(samples(figure, script: script), baseline.samples(figure, script: script)).map {
+            $0 / $1
+        }
+        return Self.median(ratios)
+    }
+
+    private func samples(_ figure: Figure, script: [String]) -> [Double] {
+        switch figure {
+        case .firstFrame: firstFrames
+        case .scriptStart: quitOnly
+        case .typedCommand:
+            zip(withScript, quitOnly).map { max(0, $0 - $1) / Double(script.count) }
+        }
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        values.isEmpty ? .nan : values.sorted()[values.count / 2]
+    }
+}
