@@ -81,6 +81,7 @@ let modules: [Module] = [
         testDependencies: [
             .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage, "Domain",
             "DomainTesting", "Data", "LocalProvider", "HeadlessUI", "Layout", "RIBs", "Reactor", "Root",
+            "TodoAppTesting",
         ],
         testExclude: ["Snapshots", "Images"],
         exclude: ["Samples/make_placeholders.py", "Samples/SOURCES.md"],
@@ -90,6 +91,9 @@ let modules: [Module] = [
         ]),
     .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
+    .app(
+        "TodoAppTesting", dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "Root"],
+        tests: false),
     .tool(
         "RibcageTool",
         dependencies: [.argumentParser, .subprocess, .systemPackage, .swiftSyntax, .swiftParser]),
@@ -105,7 +109,7 @@ let modules: [Module] = [
             "Layout", "RibcageTool", "HeadlessUI", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data",
             "Reactor",
             "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
-            .histogram,
+            .histogram, "TodoAppTesting",
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

@@ -41,6 +41,20 @@ public final class InMemoryTodoRepository: TodoRepository {
         contents.withLock { $0.holdsSaves = true }
     }
 
+    /// Returns once `count` saves wait for ``releaseSaves()``, checking every millisecond.
+    ///
+    /// - Throws: ``SavesNotHeld`` when they are not there after `timeout`, so that a test whose
+    ///   save never comes fails instead of waiting for ever.
+    public func untilSavesAreHeld(_ count: Int = 1, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while heldSaveCount < count {
+            guard ContinuousClock.now < deadline else {
+                throw SavesNotHeld(expected: count, held: heldSaveCount, timeout: timeout)
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
     /// Lets the held saves go on, in the order they came, and no longer holds later ones.
     public func releaseSaves() {
         let held = contents.withLock { contents in
@@ -79,4 +93,18 @@ public final class InMemoryTodoRepository: TodoRepository {
         }
         if let failure { throw failure }
     }
+}
+
+/// Fewer saves waited for ``InMemoryTodoRepository/releaseSaves()`` than a test awaited.
+public struct SavesNotHeld: Error, CustomStringConvertible {
+    /// How many held saves the test waited for.
+    public let expected: Int
+    /// How many there were when it gave up.
+    public let held: Int
+    /// How long it waited.
+    public let timeout: Duration
+
+    /// What the failing test reports.
+    /// What the failing test reports.
+    public var description: String { "waited \(timeout) for \(expected) held save(s); \(held) came" }
 }

@@ -11,33 +11,13 @@ import Root
 import Subprocess
 import SystemPackage
 import Testing
+import TodoAppTesting
 
 @testable import TodoAppCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// The app's objects over real files in `folder`: the todos in the journaled store the app
-/// keeps, the profile, favourites and screen preferences in a property-list store beside them.
-@MainActor
-final class StoredApp: RootDependency {
-    let appName = "TodoApp-Dog"
-    let accentColor = Color.yellow
-    let todoRepository: any TodoRepository
-    let profileRepository: any ProfileRepository
-    let screenPreferences: any ScreenPreferencesRepository
-    let favoritePhotos: FavoritePhotos
-    let petPhotoRepository: any PetPhotoRepository = InMemoryPetPhotoRepository(pet: .dog, answers: [])
-
-    init(folder: URL) throws {
-        let store = try PlistFileStore(root: folder, format: .binary)
-        todoRepository = StoredTodoRepository(folder: folder)
-        profileRepository = StoredProfileRepository(store: store)
-        screenPreferences = StoredScreenPreferencesRepository(store: store)
-        favoritePhotos = FavoritePhotos(repository: StoredFavoritePhotoRepository(store: store))
-    }
-}
 
 @MainActor
 @Suite("A save while another process holds the data folder's lock")
@@ -48,7 +28,8 @@ struct SaveWhileLockedTests {
     func mainActorRunsWhileSaveWaits() async throws {
         let home = try TemporaryHome()
         let folder = home.url
-        let app = try StoredApp(folder: folder)
+        let app = try StoredAppDependency(
+            folder: folder, petPhotoRepository: InMemoryPetPhotoRepository(pet: .dog, answers: []))
         let (window, shell, router) = await app.launch(size: Size(width: 80, height: 24))
         #expect(shell.run("new") == .handled)
         let saving = try await whileAnotherProcessHoldsTheLock(of: folder) { @MainActor in

@@ -169,7 +169,7 @@ struct TodoInteractorTests {
         repository.holdSaves()
         let toggled = interactor.reactor.send(.toggle(milk.id))
         let filtered = interactor.reactor.send(.setFilter(.active))
-        try await until { repository.heldSaveCount == 1 }
+        try await repository.untilSavesAreHeld()
         #expect(!toggled.isReduced && !filtered.isReduced)
         #expect(presenter.presented.last?.list.todos.first?.isDone == false, "a change shows once saved")
         let shownWhileWaiting = presenter.presented.count
@@ -186,22 +186,13 @@ struct TodoInteractorTests {
         repository.holdSaves()
         repository.failSaves(with: .unwritable(reason: "disk full"))
         let renamed = interactor.reactor.send(.rename(milk.id, "oat milk"))
-        try await until { repository.heldSaveCount == 1 }
+        try await repository.untilSavesAreHeld()
         repository.releaseSaves()
         await renamed.reduced()
         #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
         #expect(book.list.todos.first?.title == "oat milk", "the change stays in memory")
         #expect(repository.savedTodos.first?.title == "milk")
         interactor.deactivate()
-    }
-
-    /// Returns once `condition` holds, checking every millisecond; throws after 10 s.
-    private func until(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while !condition() {
-            try #require(ContinuousClock.now < deadline, "waited 10 s")
-            try await Task.sleep(for: .milliseconds(1))
-        }
     }
 
     @Test("an inactive interactor shows nothing, and shows the current list when it comes back")

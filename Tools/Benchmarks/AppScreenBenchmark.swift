@@ -1,38 +1,27 @@
-import Data
 import Domain
 import Foundation
 import HeadlessUI
 import Layout
-import LocalProvider
 import RIBs
 import Reactor
 import Root
+import TodoAppTesting
 
 /// The app's screens in this process, as `bench app` measures a key press and a photo: the Root
 /// RIB over the stored todos (the same files the app keeps), in a window driven by
 /// ``TerminalApplication`` whose frames go to a byte sink instead of a terminal.
 @MainActor
-final class AppScreens: RootDependency {
-    let appName = "TodoApp-Dog"
-    let accentColor = Color.yellow
-    let todoRepository: any TodoRepository
-    let profileRepository: any ProfileRepository
-    let screenPreferences: any ScreenPreferencesRepository
-    let favoritePhotos: FavoritePhotos
-    let petPhotoRepository: any PetPhotoRepository = NoPhotos()
+final class AppScreens {
     let window = Window(size: Size(width: 80, height: 24))
     let application: TerminalApplication
+    private let dependency: StoredAppDependency
     private var router: (any LaunchRouting)?
 
     /// The screens over the todos in `folder`, launched and drawn once.
     init(folder: URL) async throws {
-        let store = try PlistFileStore(root: folder, format: .binary)
-        todoRepository = StoredTodoRepository(folder: folder)
-        profileRepository = StoredProfileRepository(store: store)
-        screenPreferences = StoredScreenPreferencesRepository(store: store)
-        favoritePhotos = FavoritePhotos(repository: StoredFavoritePhotoRepository(store: store))
+        dependency = try StoredAppDependency(folder: folder, petPhotoRepository: NoPhotos())
         application = TerminalApplication(window: window, capabilities: TerminalCapabilities()) { _ in }
-        let router = RootBuilder(dependency: self).build()
+        let router = RootBuilder(dependency: dependency).build()
         self.router = router
         await SentActions.during { router.launch(from: window) }.reduced()
         application.redrawAll()

@@ -1,0 +1,33 @@
+import Data
+import Domain
+import Foundation
+import HeadlessUI
+import LocalProvider
+import Root
+
+/// The app's objects over real files in one folder, for the app's tests and `bench app`: the
+/// todos in the journaled store the app keeps, and the profile, favourites and screen preferences
+/// in a property-list store beside them. Unlike `AppComponent`'s, the settings are not in
+/// `UserDefaults` but in the folder too, so that a test or benchmark touches nothing outside it.
+@MainActor
+package final class StoredAppDependency: RootDependency {
+    package let appName = "TodoApp-Dog"
+    package let accentColor = Color.yellow
+    package let todoRepository: any TodoRepository
+    package let profileRepository: any ProfileRepository
+    package let screenPreferences: any ScreenPreferencesRepository
+    package let favoritePhotos: FavoritePhotos
+    package let petPhotoRepository: any PetPhotoRepository
+
+    /// The objects over the files in `folder`, with photos from `petPhotoRepository`.
+    ///
+    /// - Throws: What opening `folder`'s property-list store throws.
+    package init(folder: URL, petPhotoRepository: any PetPhotoRepository) throws {
+        let store = try PlistFileStore(root: folder, format: .binary)
+        todoRepository = StoredTodoRepository(folder: folder)
+        profileRepository = StoredProfileRepository(store: store)
+        screenPreferences = StoredScreenPreferencesRepository(store: store)
+        favoritePhotos = FavoritePhotos(repository: StoredFavoritePhotoRepository(store: store))
+        self.petPhotoRepository = petPhotoRepository
+    }
+}
