@@ -6,7 +6,6 @@ import RIBs
 import RIBsHeadlessUI
 import Reactor
 import Root
-import Synchronization
 
 /// The TodoApp: it launches the RIB tree into a HeadlessUI window framed by the app's shell
 /// (``AppShellController``: status line, `:` prompt, help bar), then either runs it full-screen
@@ -205,18 +204,14 @@ public final class TodoApp {
         }
     }
 
-    /// Returns once `work` is reduced, or once `limit` has passed, whichever comes first.
+    /// Returns once `work` is reduced, or once `limit` has passed, whichever comes first: the
+    /// two waits race in a task group, and the one that loses is cancelled.
     private static func wait(for work: SentActions, atMost limit: Duration) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = ResumeOnce(continuation)
-            Task { @MainActor in
-                await work.reduced()
-                done.resume()
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                done.resume()
-            }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await work.reduced() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            _ = await group.next()
+            group.cancelAll()
         }
     }
 
@@ -267,17 +262,4 @@ private func writeOut(_ text: String) {
 
 private func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-/// A continuation resumed by whichever of several tasks comes first.
-private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-
-    init(_ continuation: CheckedContinuation<Void, Never>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume() {
-        continuation.withLock { $0.take() }?.resume()
-    }
 }

@@ -8,24 +8,44 @@
 public final class SentAction {
     /// Whether ``reduced()`` would return at once.
     public private(set) var isReduced = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
 
     init() {}
 
     /// Returns once the action's mutations have all been reduced and published: when its
     /// `mutate` sequence has ended or thrown. It returns at once for an action recorded in stub
     /// mode, and when the reactor is gone before the action's turn came.
+    ///
+    /// A task cancelled while it waits returns at once, before the action is reduced (check
+    /// ``isReduced``), so that a wait raced against a time limit in a task group can lose.
     public func reduced() async {
         guard !isReduced else { return }
-        await withCheckedContinuation { waiters.append($0) }
+        let waiter = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    waiters[waiter] = continuation
+                }
+            }
+        } onCancel: {
+            Task { @MainActor in self.stopWaiting(waiter) }
+        }
     }
 
     func markReduced() {
         guard !isReduced else { return }
         isReduced = true
-        let resumed = waiters
-        waiters = []
+        let resumed = waiters.values
+        waiters = [:]
         for waiter in resumed { waiter.resume() }
+    }
+
+    private func stopWaiting(_ waiter: Int) {
+        waiters.removeValue(forKey: waiter)?.resume()
     }
 }
 
@@ -78,7 +98,8 @@ public final class SentActions {
     /// Whether every action has been reduced; true for an empty group.
     public var isReduced: Bool { actions.allSatisfy(\.isReduced) }
 
-    /// Returns once every action has been reduced (see ``SentAction/reduced()``).
+    /// Returns once every action has been reduced (see ``SentAction/reduced()``), or once the
+    /// task is cancelled.
     public func reduced() async {
         for action in actions { await action.reduced() }
     }

@@ -143,6 +143,33 @@ struct ReactorTests {
             ])
     }
 
+    @Test(
+        "a wait for reduced() that is cancelled, before or while it waits, returns before the action is reduced"
+    )
+    func cancelledWaitReturns() async throws {
+        let reactor = CounterReactor()
+        let gate = Gate()
+        // Without cancellation the waits below would last until the action is reduced: the gate
+        // opens after 10 s anyway, so that the test fails rather than waits for ever.
+        let lastResort = Task {
+            try await Task.sleep(for: .seconds(10))
+            gate.open()
+        }
+        let sent = reactor.send(.setLate(1, gate: gate))
+        let cancelledAtOnce = Task { @MainActor in await sent.reduced() }
+        cancelledAtOnce.cancel()
+        await cancelledAtOnce.value
+        let cancelledWhileWaiting = Task { @MainActor in await sent.reduced() }
+        for _ in 0..<20 { await Task.yield() }
+        cancelledWhileWaiting.cancel()
+        await cancelledWhileWaiting.value
+        #expect(!sent.isReduced, "the waits returned only once the action was reduced")
+        gate.open()
+        await sent.reduced()
+        #expect(reactor.currentState.count == 1)
+        lastResort.cancel()
+    }
+
     @Test("folds every mutation of an async mutate, in order")
     func asyncMutations() async throws {
         let reactor = CounterReactor()

@@ -1,4 +1,5 @@
 import Data
+import Domain
 import Foundation
 import HeadlessUITesting
 import Testing
@@ -10,9 +11,9 @@ import Testing
 @Suite("TodoAppDog and TodoAppCat on a pseudo-terminal, keys in, screens out", .serialized)
 struct PseudoTerminalTests {
     /// Starts `app` offline with its data in `home` on an 80×24 terminal.
-    private func start(_ app: AppProcess, home: TemporaryHome) throws -> PseudoTerminalSession {
+    private func start(_ app: AppProcess, home: URL) throws -> PseudoTerminalSession {
         var environment = ProcessInfo.processInfo.environment
-        environment["TODOAPP_HOME"] = home.url.path
+        environment["TODOAPP_HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = nil
         environment["TERM"] = "xterm-256color"
         environment["LANG"] = "C.UTF-8"
@@ -27,7 +28,7 @@ struct PseudoTerminalTests {
         let app = try AppProcess(name, home: home.url)
         let flavor = name == "TodoAppDog" ? "TodoApp-Dog" : "TodoApp-Cat"
         do {
-            let session = try start(app, home: home)
+            let session = try start(app, home: home.url)
             defer { session.close() }
             try await session.waitFor {
                 $0.text.contains(flavor) && $0.text.contains("Nothing here") && $0.text.contains("? Help")
@@ -62,7 +63,7 @@ struct PseudoTerminalTests {
             #expect(session.terminal.isCursorVisible, "the cursor is shown again")
             #expect(session.settingsAtExitAreAsBefore, "the terminal's settings are back (termios)")
         }
-        let relaunched = try start(app, home: home)
+        let relaunched = try start(app, home: home.url)
         defer { relaunched.close() }
         try await relaunched.waitFor {
             $0.text.contains("[x] walk the dog") && $0.text.contains("buy milk")
@@ -99,13 +100,36 @@ struct PseudoTerminalTests {
         let home = try TemporaryHome()
         let app = try AppProcess("TodoAppDog", home: home.url)
         let folder = home.url.appendingPathComponent("data/TodoApp-Dog", isDirectory: true)
-        let session = try start(app, home: home)
+        let session = try start(app, home: home.url)
         defer { session.close() }
         try await session.waitFor { $0.text.contains("Nothing here") && $0.text.contains("? Help") }
         try await whileAnotherProcessHoldsTheLock(of: folder) { try await Self.saveAndQuit(session) }
         // The other process was killed, and its lock went with it.
         #expect(try await session.exitStatus() == 0)
         #expect(try await StoredTodoRepository(folder: folder).loadTodos().map(\.title) == ["buy milk"])
+    }
+
+    /// The first frame waits for the launch's reads for at most 250 ms: with another process
+    /// holding the data folder's lock, it comes anyway, saying the todos are being read, and the
+    /// list follows once the lock is let go. (The race between the reads and the time limit.)
+    @Test func launchWhileAnotherProcessHoldsTheLockDrawsAtOnce() async throws {
+        let home = try TemporaryHome()
+        let app = try AppProcess("TodoAppDog", home: home.url)
+        let folder = home.url.appendingPathComponent("data/TodoApp-Dog", isDirectory: true)
+        try await StoredTodoRepository(folder: folder).replace(with: [Todo(title: "buy milk")])
+        let homeFolder = home.url
+        let session = try await whileAnotherProcessHoldsTheLock(of: folder) {
+            let session = try start(app, home: homeFolder)
+            let firstFrame = try await session.waitFor { $0.text.contains("? Help") }
+            #expect(firstFrame.text.contains("Reading the todos…"), "\(firstFrame.text)")
+            #expect(!firstFrame.text.contains("buy milk"), "the todos were read with the lock held")
+            return session
+        }
+        defer { session.close() }
+        // The other process was killed, and its lock went with it.
+        try await session.waitFor { $0.text.contains("1. [ ] buy milk") && $0.text.contains("? Help") }
+        session.send("q")
+        #expect(try await session.exitStatus() == 0)
     }
 
     /// Adds a todo and quits at once, while the save waits for the lock: the app has left the
