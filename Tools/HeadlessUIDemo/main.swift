@@ -1,7 +1,11 @@
 // headlessui-demo: a small full-screen app on HeadlessUI's terminal runtime, for trying the
 // runtime by hand and for its real-terminal test under tmux.
 //
-//     swift run headlessui-demo [--pid-file PATH] [--image PATH]
+//     swift run headlessui-demo [--pid-file PATH] [--image PATH] [--use-up-descriptors]
+//
+// `--use-up-descriptors` opens files until the process may open no more (its limit lowered to
+// 64 first), as a program that leaks them would, before the app runs: SignalEventsTests checks
+// that the app then says it cannot catch signals and leaves the terminal as it was.
 //
 // Keys: Up/Down, Enter, Esc, Tab (completes in the form), Shift-Tab, Alt-1/2/3, d, ?, Ctrl-L,
 // Ctrl-Z, Ctrl-C; the mouse clicks rows, tabs and the button, and the wheel scrolls.
@@ -25,6 +29,14 @@ if let index = arguments.firstIndex(of: "--pid-file"), index + 1 < arguments.cou
         FileHandle.standardError.write(Data("headlessui-demo: cannot write the pid file: \(error)\n".utf8))
         exit(73)
     }
+}
+
+if arguments.contains("--use-up-descriptors") {
+    var limit = rlimit()
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = min(limit.rlim_cur, 64)
+    setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    while dup(STDERR_FILENO) >= 0 {}
 }
 
 @MainActor

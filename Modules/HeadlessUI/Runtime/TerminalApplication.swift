@@ -240,7 +240,7 @@ public final class TerminalApplication {
     ///   the graphics query: the first frame comes after the slower of the two, not after both.
     ///   Keys typed meanwhile are handled after the first frame; signals are not held.
     /// - Throws: ``TerminalError`` when the terminal cannot be taken over (standard input is
-    ///   not a terminal, say); nothing was changed then.
+    ///   not a terminal, say) or signals cannot be caught; nothing was changed then.
     public func run(firstFrameAfter preparation: (@MainActor () async -> Void)? = nil)
         async throws(TerminalError) -> ExitReason
     {
@@ -248,7 +248,7 @@ public final class TerminalApplication {
         let (stream, continuation) = AsyncStream<LoopEvent>.makeStream(bufferingPolicy: .unbounded)
         // The signal sources are set up before the session is entered, so that a signal
         // arriving while it is entered finds them.
-        let signals = SignalEvents.stream([SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT])
+        let signals = try SignalEvents.stream([SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT])
         let signalTask = Task.detached {
             for await number in signals { continuation.yield(.signal(number)) }
         }

@@ -24,9 +24,13 @@ import Synchronization
 /// iteration puts back the actions the signals had before, once no other stream wants them.
 public enum SignalEvents {
     /// The signals in `signals`, as they arrive from the moment this returns.
-    public static func stream(_ signals: [Int32]) -> AsyncStream<Int32> {
+    ///
+    /// - Throws: ``TerminalError/cannotCatchSignals(_:)`` when the process's signal pipe cannot
+    ///   be made, because the process or the system is out of file descriptors. Nothing was
+    ///   changed then, and a later call tries again.
+    public static func stream(_ signals: [Int32]) throws(TerminalError) -> AsyncStream<Int32> {
+        let pipe = try SignalPipe.shared()
         let (stream, continuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .unbounded)
-        let pipe = SignalPipe.shared
         let subscription = pipe.subscribe(Set(signals), continuation)
         continuation.onTermination = { _ in pipe.unsubscribe(subscription) }
         return stream
@@ -36,7 +40,17 @@ public enum SignalEvents {
 /// The process's one signal pipe: the handler that writes to it, the thread that reads it, and
 /// the streams that want each signal.
 final class SignalPipe: Sendable {
-    static let shared = SignalPipe()
+    private static let made = Mutex<SignalPipe?>(nil)
+
+    /// The process's pipe, made by the first call that succeeds.
+    static func shared() throws(TerminalError) -> SignalPipe {
+        try made.withLock { (made: inout SignalPipe?) throws(TerminalError) -> SignalPipe in
+            if let made { return made }
+            let pipe = try SignalPipe()
+            made = pipe
+            return pipe
+        }
+    }
 
     private struct Subscriber {
         var signals: Set<Int32>
@@ -53,12 +67,12 @@ final class SignalPipe: Sendable {
     private let state = Mutex(State())
     private let readEnd: Int32
 
-    private init() {
+    private init() throws(TerminalError) {
         var ends: [Int32] = [-1, -1]
-        // Without a pipe no signal could be caught at all; this fails only when the process is
-        // out of descriptors, before any terminal program could run.
+        // Without a pipe no signal could be caught at all: a process out of descriptors
+        // (EMFILE, ENFILE) hears of it before it changes the terminal.
         guard pipe(&ends) == 0 else {
-            fatalError("HeadlessUI cannot create its signal pipe: \(String(cString: strerror(errno)))")
+            throw .cannotCatchSignals(String(cString: strerror(errno)))
         }
         // Not inherited by the programs this one starts.
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }

@@ -52,8 +52,10 @@ public enum Terminal {
     /// The terminal's resizes, as they happen (`SIGWINCH`). Iterate it on the main actor and
     /// resize the window to ``size(fileDescriptor:)`` for each. ``TerminalApplication`` does this
     /// itself.
-    public static func resizes() -> AsyncStream<Void> {
-        let signals = SignalEvents.stream([SIGWINCH])
+    ///
+    /// - Throws: ``TerminalError/cannotCatchSignals(_:)``, as ``SignalEvents/stream(_:)`` does.
+    public static func resizes() throws(TerminalError) -> AsyncStream<Void> {
+        let signals = try SignalEvents.stream([SIGWINCH])
         return AsyncStream { continuation in
             let task = Task {
                 for await _ in signals { continuation.yield() }

@@ -178,12 +178,17 @@ public enum TerminalError: Error, Sendable, Hashable, CustomStringConvertible {
     case notATerminal
     /// The terminal's settings could not be read or changed; the system's reason.
     case settings(String)
+    /// Signals cannot be caught (the process is out of file descriptors for ``SignalEvents``'
+    /// pipe), so SIGINT, SIGTERM or SIGHUP could not give the terminal back; the system's reason.
+    case cannotCatchSignals(String)
 
     /// What went wrong.
     public var description: String {
         switch self {
         case .notATerminal: "standard input is not a terminal, so a full-screen session cannot start"
         case .settings(let reason): "the terminal's settings could not be changed: \(reason)"
+        case .cannotCatchSignals(let reason):
+            "signals cannot be caught, so the terminal could not be given back on a signal: \(reason)"
         }
     }
 }
