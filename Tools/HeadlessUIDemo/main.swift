@@ -2,7 +2,11 @@
 // runtime by hand and for its real-terminal test under tmux.
 //
 //     swift run headlessui-demo [--pid-file PATH] [--image PATH] [--use-up-descriptors]
+//                               [--exit-on-usr1]
 //
+// `--exit-on-usr1` makes SIGUSR1 call `exit(3)` while the session is entered, as a program
+// that ends without returning from `run()`: TerminalApplicationRunTests checks that the
+// session is left on the way out.
 // `--use-up-descriptors` opens files until the process may open no more (its limit lowered to
 // 64 first), as a program that leaks them would, before the app runs: SignalEventsTests checks
 // that the app then says it cannot catch signals and leaves the terminal as it was.
@@ -45,6 +49,12 @@ func runDemo() async -> Int32 {
         size: Terminal.size() ?? Size(width: 80, height: 24), imagePath: imagePath)
     let application = TerminalApplication(window: window)
     do {
+        if arguments.contains("--exit-on-usr1") {
+            let usr1 = try SignalEvents.stream([SIGUSR1])
+            Task { @MainActor in
+                for await _ in usr1 { exit(3) }
+            }
+        }
         let reason = try await application.run()
         print("headlessui-demo: ended (\(reason))")
         if imagePath != nil, let answer = application.kittyGraphicsAnswer {

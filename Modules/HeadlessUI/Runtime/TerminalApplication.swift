@@ -255,8 +255,10 @@ public final class TerminalApplication {
         do {
             try session.enter()
         } catch {
-            // Nothing was changed; the signals go back to what they were before.
+            // Nothing was changed; the signals go back to what they were before, before this
+            // returns: the task's stream puts them back when it ends.
             signalTask.cancel()
+            await signalTask.value
             continuation.finish()
             throw error
         }
