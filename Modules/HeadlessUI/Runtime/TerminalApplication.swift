@@ -24,9 +24,10 @@ import Layout
 /// - **Session.** Raw mode and the alternate screen (``TerminalSession``) are entered when
 ///   ``run(firstFrameAfter:)`` starts and left when it ends, however it ends: ``quit()``, Ctrl-C, the end of
 ///   input, SIGINT, SIGTERM or SIGHUP (then ``ExitReason/signal(_:)``), `exit()` (an
-///   `atexit` handler), or a crash (the terminal is given back before the crash report). Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT
-///   enters it again and redraws, once the process is in the terminal's foreground: started or
-///   continued as a background job, it is stopped (SIGTTOU) until `fg`.
+///   `atexit` handler), or a crash (the terminal is given back before the crash report).
+///   Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT enters it again and
+///   redraws, once the process is in the terminal's foreground: started or continued as a
+///   background job, it is stopped (SIGTTOU) until `fg`.
 /// - **Signals** are caught before the session is entered and arrive as events
 ///   (``SignalEvents``): the handler only writes to a pipe, and the work happens in the run loop.
 /// - **Input.** Keys, pastes and mouse reports are decoded (``InputDecoder``) on a thread of

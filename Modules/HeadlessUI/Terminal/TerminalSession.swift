@@ -20,8 +20,8 @@ import Synchronization
 /// the main screen, the cursor), and does nothing when the session is not entered, so every exit
 /// path may call it. A process that ends with `exit()` while a session is entered has it left
 /// by an `atexit` handler, and one that crashes (a trap, a bad pointer, `abort()`) has the
-/// terminal given back before the crash report is printed; ``TerminalApplication`` leaves it on SIGINT, SIGTERM and SIGHUP, and
-/// around SIGTSTP and SIGCONT.
+/// terminal given back before the crash report is printed; ``TerminalApplication`` leaves it on
+/// SIGINT, SIGTERM and SIGHUP, and around SIGTSTP and SIGCONT.
 ///
 /// Raw mode here is `cfmakeraw` with output processing kept, so that a stray `print` still
 /// starts its lines at the left edge. Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, not signals:
