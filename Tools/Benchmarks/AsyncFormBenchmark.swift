@@ -1,9 +1,12 @@
 import Foundation
 import LocalProvider
+import RibcageTool
 
 /// Each store operation's async form against its synchronous form, call for call, on the same
 /// kind of folder: what the hop to the store's own queue and back costs. The async form does the
-/// same file work, on the store's `IOQueue`, while the caller's task waits without a thread.
+/// same file work, on the store's `IOQueue`, while the caller's task waits without a thread. The
+/// synchronous form runs on a thread of its own, as blocking work must (never on the cooperative
+/// pool, which has a thread per core).
 struct AsyncFormComparison {
     /// One operation: seconds per call in each form, and the median of the per-repetition ratios.
     struct Row {
@@ -21,9 +24,10 @@ struct AsyncFormComparison {
         mutating func apply(_ change: StorageBenchmark.Record) { records.append(change) }
     }
 
-    /// Medians of `repetitions` rounds. Each round runs the synchronous form, then the async form,
-    /// on fresh folders: `calls` saves of one record each (one file per key), `calls` loads of
-    /// them, and `calls` journal appends.
+    /// Medians of `repetitions` rounds. Each round runs both forms on fresh folders, the
+    /// synchronous one first in even rounds and the async one first in odd rounds (so that
+    /// neither always meets the warmer caches): `calls` saves of one record each (one file per
+    /// key), `calls` loads of them, and `calls` journal appends.
     static func measure(calls: Int, repetitions: Int, scratch: URL) async throws -> [Row] {
         let records = (0..<calls).map {
             StorageBenchmark.Record(
@@ -41,24 +45,28 @@ struct AsyncFormComparison {
             let syncStore = try PlistFileStore(root: try folder("sync"), format: .binary)
             let asyncStore = try PlistFileStore(root: try folder("async"), format: .binary)
             samples[0].append(
-                (
-                    try timedSync(calls) { try saveAll(records, keys, in: syncStore) },
-                    try await timedAsync(calls) {
-                        for (record, key) in zip(records, keys) {
-                            try await asyncStore.save(record, for: key)
+                try await timedPair(
+                    round: round,
+                    sync: { try timedSync(calls) { try saveAll(records, keys, in: syncStore) } },
+                    async: {
+                        try await timedAsync(calls) {
+                            for (record, key) in zip(records, keys) {
+                                try await asyncStore.save(record, for: key)
+                            }
                         }
-                    }
-                ))
+                    }))
             samples[1].append(
-                (
-                    try timedSync(calls) { try loadAll(keys, from: syncStore) },
-                    try await timedAsync(calls) {
-                        for key in keys {
-                            let loaded = try await asyncStore.load(key)
-                            precondition(loaded != nil)
+                try await timedPair(
+                    round: round,
+                    sync: { try timedSync(calls) { try loadAll(keys, from: syncStore) } },
+                    async: {
+                        try await timedAsync(calls) {
+                            for key in keys {
+                                let loaded = try await asyncStore.load(key)
+                                precondition(loaded != nil)
+                            }
                         }
-                    }
-                ))
+                    }))
             let syncLog = JournaledStore<RecordLog>(
                 folder: try folder("log-sync"), name: "log", foldThreshold: .max)
             let asyncLog = JournaledStore<RecordLog>(
@@ -67,12 +75,14 @@ struct AsyncFormComparison {
             _ = try await syncLog.load()
             _ = try await asyncLog.load()
             samples[2].append(
-                (
-                    try timedSync(calls) { try appendAll(records, to: syncLog) },
-                    try await timedAsync(calls) {
-                        for record in records { try await asyncLog.append(record) }
-                    }
-                ))
+                try await timedPair(
+                    round: round,
+                    sync: { try timedSync(calls) { try appendAll(records, to: syncLog) } },
+                    async: {
+                        try await timedAsync(calls) {
+                            for record in records { try await asyncLog.append(record) }
+                        }
+                    }))
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let labels = ["save one record", "load one record", "append one record"]
@@ -81,6 +91,23 @@ struct AsyncFormComparison {
                 label: label, sync: median(pairs.map(\.sync)), async: median(pairs.map(\.async)),
                 ratio: median(pairs.map { $0.async / $0.sync }))
         }
+    }
+
+    /// Seconds per call of each form, timed in the order `round` gives; the synchronous form on a
+    /// thread of its own (the hop there and back is not timed).
+    private static func timedPair(
+        round: Int, sync: @escaping @Sendable () throws -> Double, async: () async throws -> Double
+    ) async throws -> (sync: Double, async: Double) {
+        let syncSeconds: Double
+        let asyncSeconds: Double
+        if round.isMultiple(of: 2) {
+            syncSeconds = try await DedicatedThread.run(named: "bench-sync-form", sync)
+            asyncSeconds = try await async()
+        } else {
+            asyncSeconds = try await async()
+            syncSeconds = try await DedicatedThread.run(named: "bench-sync-form", sync)
+        }
+        return (syncSeconds, asyncSeconds)
     }
 
     // The synchronous forms, called from functions that are not async, where Swift picks them.
