@@ -83,7 +83,7 @@ struct PseudoTerminalTests {
             ["new", "save walk the dog", "new", "save buy milk", "done 1", "filter done", "quit"],
             arguments: ["--offline"])
         #expect(saved.status.isSuccess, "\(saved.errors)")
-        let session = try start(app, home: home)
+        let session = try start(app, home: home.url)
         defer { session.close() }
         try await session.waitFor { $0.text.contains("? Help") }
         let first = try #require(session.firstFrame)
@@ -120,9 +120,10 @@ struct PseudoTerminalTests {
         let homeFolder = home.url
         let session = try await whileAnotherProcessHoldsTheLock(of: folder) {
             let session = try start(app, home: homeFolder)
-            let firstFrame = try await session.waitFor { $0.text.contains("? Help") }
-            #expect(firstFrame.text.contains("Reading the todos…"), "\(firstFrame.text)")
-            #expect(!firstFrame.text.contains("buy milk"), "the todos were read with the lock held")
+            try await session.waitFor { $0.text.contains("? Help") }
+            let first = try #require(session.firstFrame)
+            #expect(first.text.contains("Reading the todos…"), "\(first.text)")
+            #expect(!first.text.contains("buy milk"), "the todos were read with the lock held")
             return session
         }
         defer { session.close() }
