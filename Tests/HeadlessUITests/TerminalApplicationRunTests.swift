@@ -7,11 +7,11 @@ import Testing
     import Glibc
 #endif
 
-/// `TerminalApplication.run()`'s ways out that do not go through its run loop: a session that
-/// cannot be entered once the signals are caught, and a process that calls `exit()` while the
-/// session is entered.
-@Suite("TerminalApplication.run(): a session that cannot be entered, and exit() while entered")
-struct TerminalApplicationRunTests {
+/// `TerminalApplication.run()` when the session cannot be entered once the signals are caught.
+/// In ``FirstFrameTests``' serialized suite, the other tests that run an application in this
+/// process: `run()` changes the process's signal actions, so a check of them must not overlap
+/// another run.
+extension FirstFrameTests {
     /// The signals `run()` catches.
     private static let caught: [Int32] = [SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT]
 
@@ -29,7 +29,6 @@ struct TerminalApplicationRunTests {
         }
     }
 
-    @MainActor
     @Test func aSessionThatCannotBeEnteredGivesTheSignalsBackBeforeRunThrows() async throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
@@ -45,7 +44,11 @@ struct TerminalApplicationRunTests {
         var byte: UInt8 = 0
         #expect(read(ends[0], &byte, 1) < 0 && errno == EAGAIN, "nothing was written")
     }
+}
 
+/// `TerminalApplication.run()` ended by `exit()` while the session is entered.
+@Suite("TerminalApplication.run(): exit() while the session is entered")
+struct TerminalApplicationRunTests {
     @Test func exitWhileTheSessionIsEnteredLeavesIt() async throws {
         let demo = try PseudoTerminalSession(
             [try HeadlessUIDemo.path(), "--exit-on-usr1"],
