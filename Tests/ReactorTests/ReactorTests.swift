@@ -150,9 +150,11 @@ struct ReactorTests {
         let reactor = CounterReactor()
         let gate = Gate()
         // Without cancellation the waits below would last until the action is reduced: the gate
-        // opens after 10 s anyway, so that the test fails rather than waits for ever.
+        // opens after 60 s anyway, so that the test fails rather than waits for ever. Not sooner:
+        // in a plain `swift test` every suite shares the main actor, and a full run under load
+        // kept this test's main-actor work waiting for more than 10 s.
         let lastResort = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(60))
             gate.open()
         }
         let sent = reactor.send(.setLate(1, gate: gate))
