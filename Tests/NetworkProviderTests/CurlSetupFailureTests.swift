@@ -59,8 +59,9 @@ struct CurlSetupFailureTests {
         let during = try #require(line["during"].flatMap { Int($0) }, "\(line)")
         #expect(line["failures"] == "none", "\(line)")
         #expect(line["loops"] == "2", "\(line)")
-        // Two loops' epoll, eventfd, timerfd and curl's socket pair, and the connections.
-        #expect(during >= before + 10, "\(line)")
+        // Two loops' epoll, eventfd and timerfd, and at least one kept connection (curl's own
+        // socket pair per multi handle comes on top where libcurl makes one).
+        #expect(during >= before + 7, "\(line)")
         #expect(line["after"] == "\(before)", "descriptors left behind: \(line)")
         #expect(line["left open"] == "none", "\(line)")
     }

@@ -52,7 +52,7 @@ public struct TransportSetupFailure: Error, Sendable, Equatable, CustomStringCon
     }
 
     /// The failure to create `resource`, with the reason the calling thread's `errno` holds now.
-    package static func lastError(creating resource: Resource) -> TransportSetupFailure {
+    static func lastError(creating resource: Resource) -> TransportSetupFailure {
         TransportSetupFailure(resource: resource, code: POSIXErrorCode(rawValue: errno))
     }
 
