@@ -9,11 +9,11 @@ import Testing
     import Glibc
 #endif
 
-/// A `CurlTransport` in a process out of file descriptors, and the descriptors a transport gives
-/// back when it goes. Both run in `network-probe`, a child process: lowering `RLIMIT_NOFILE` here
-/// would fail the suites running beside these, and their sockets would blur a count of this
-/// process's descriptors.
-@Suite("CurlTransport out of descriptors")
+/// A `CurlTransport` in a process out of file descriptors or threads, and the descriptors a
+/// transport gives back when it goes. They run in `network-probe`, a child process: lowering
+/// `RLIMIT_NOFILE` or `RLIMIT_NPROC` here would fail the suites running beside these, and their
+/// sockets would blur a count of this process's descriptors.
+@Suite("CurlTransport out of descriptors or threads")
 struct CurlSetupFailureTests {
     @Test("Out of descriptors, a request fails with the resource that could not be made, and nothing leaks")
     func requestsFailWithTheResourceThatRanOut() async throws {
@@ -46,6 +46,25 @@ struct CurlSetupFailureTests {
             let line = try #require(lines.first { $0["case"] == name }, "no line \(name) in \(lines)")
             #expect(line["outcome"] == "status 200", "\(line)")
         }
+    }
+
+    @Test("When no thread can start, a request fails naming the thread instead of waiting for ever")
+    func requestsFailWhenNoThreadCanStart() async throws {
+        // Foundation's Thread.start() ignores a failed pthread_create: the loop was never driven
+        // and the request waited past its own timeout, which the loop's timerfd runs.
+        let server = try HTTPTestServer { _ in HTTPTestReply.text("ok") }
+        defer { server.stop() }
+        let lines = try await runNetworkProbe("threads", server.url("/api/ok").absoluteString)
+
+        for attempt in ["1", "2"] {
+            let line = try #require(
+                lines.first { $0["case"] == "threads" && $0["attempt"] == attempt },
+                "no attempt \(attempt) in \(lines)")
+            #expect(line["outcome"] == "unavailable|thread|\(EAGAIN)", "\(line)")
+            #expect(line["descriptors"] == "as before", "\(line)")
+        }
+        let again = try #require(lines.first { $0["case"] == "threads again" }, "\(lines)")
+        #expect(again["outcome"] == "status 200", "\(again)")
     }
 
     @Test("A released transport's loops close their connections and descriptors")

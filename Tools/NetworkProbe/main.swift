@@ -7,11 +7,15 @@
 //                 transports that cannot make their loops (0, 1 and 2 descriptors left, then the
 //                 shared transport); then raise the limit again and send through the same shared
 //                 transport and through new ones
+//   threads URL   with RLIMIT_NPROC at 0 (as `nobody` when run as root, for whom it does not
+//                 hold), send to URL through a transport that cannot start its loop's thread; then
+//                 raise the limit again and send through the same transport
 //   release URL   count /proc/self/fd before a transport with 2 loops of its own, while it has
 //                 connections open to URL, and after it was released and its loops closed (after a
 //                 first such round, which opens what the process keeps for good)
 import Foundation
 import NetworkProvider
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -148,6 +152,54 @@ func exhaust(_ url: URL) async {
     say(["case": "new own", "outcome": await outcome(of: CurlTransport(loopCount: 1), url)])
 }
 
+/// How many descriptors are open, found without opening one (the process may not read its own
+/// /proc entries after it changed user).
+func descriptorCount() -> Int {
+    (0..<Int32(4_096)).count { fcntl($0, F_GETFD) != -1 }
+}
+
+/// Starts the concurrency runtime's threads while threads can still be made: the runtime
+/// cannot make them later, and would wait for them.
+func startTheCooperativePool() async {
+    final class Count: Sendable { let value = Atomic<Int>(0) }
+    let started = Count()
+    let width = ProcessInfo.processInfo.activeProcessorCount
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<width {
+            group.addTask {
+                // Each task holds its thread until every thread of the pool has one.
+                started.value.add(1, ordering: .relaxed)
+                let deadline = ContinuousClock.now + .seconds(2)
+                while started.value.load(ordering: .relaxed) < width, ContinuousClock.now < deadline {}
+            }
+        }
+    }
+}
+
+func threads(_ url: URL) async {
+    _ = CurlTransport(loopCount: 1)
+    await startTheCooperativePool()
+    if getuid() == 0 {
+        guard setgid(65_534) == 0, setuid(65_534) == 0 else { fail("cannot become nobody: errno \(errno)") }
+    }
+    var saved = rlimit()
+    guard getrlimit(Int32(__RLIMIT_NPROC.rawValue), &saved) == 0 else { fail("getrlimit: errno \(errno)") }
+    var lowered = saved
+    lowered.rlim_cur = 0
+    guard setrlimit(Int32(__RLIMIT_NPROC.rawValue), &lowered) == 0 else { fail("setrlimit: errno \(errno)") }
+    let before = descriptorCount()
+    let transport = CurlTransport(loopCount: 1)
+    for attempt in 1...2 {
+        let result = await outcome(of: transport, url)
+        say([
+            "case": "threads", "attempt": "\(attempt)", "outcome": result,
+            "descriptors": descriptorCount() == before ? "as before" : "\(before) then \(descriptorCount())",
+        ])
+    }
+    guard setrlimit(Int32(__RLIMIT_NPROC.rawValue), &saved) == 0 else { fail("setrlimit: errno \(errno)") }
+    say(["case": "threads again", "outcome": await outcome(of: transport, url)])
+}
+
 /// Sends requests through a transport with 2 loops of its own, one after another (one
 /// connection), then 16 at once (several, on both loops), releases it and waits for its loops
 /// to close. Returns the outcomes that were not `status 200`, and the descriptors open while the
@@ -190,10 +242,11 @@ func release(_ url: URL) async {
 alarm(60)
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 2, let url = URL(string: arguments[1]) else {
-    fail("usage: network-probe exhaust|release URL (see the comment at the top of main.swift)")
+    fail("usage: network-probe exhaust|threads|release URL (see the comment at the top of main.swift)")
 }
 switch arguments[0] {
 case "exhaust": await exhaust(url)
 case "release": await release(url)
+case "threads": await threads(url)
 default: fail("unknown command \(arguments[0])")
 }

@@ -32,6 +32,9 @@ public struct TransportSetupFailure: Error, Sendable, Equatable, CustomStringCon
         public static let eventfd = Resource(rawValue: "eventfd")
         /// The timerfd that stands for curl's timer (`timerfd_create`).
         public static let timerfd = Resource(rawValue: "timerfd")
+        /// The loop's thread (`pthread_create`), limited by `RLIMIT_NPROC`, the kernel's
+        /// `threads-max` and memory for its stack.
+        public static let thread = Resource(rawValue: "thread")
         /// The epoll entry for the loop's own eventfd or timerfd (`epoll_ctl`), limited by the
         /// kernel's `max_user_watches`.
         public static let epollWatch = Resource(rawValue: "epoll watch")

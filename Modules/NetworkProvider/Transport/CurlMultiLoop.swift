@@ -42,6 +42,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         var ended = false
     }
 
+    private let threadName: String
     private let multi: UnsafeMutableRawPointer
     private let epoll: Int32
     private let wakeup: Int32
@@ -68,15 +69,16 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Creates the loop's descriptors and multi handle and starts its thread, which runs until
     /// ``retire()`` and, after it, the last transfer's end.
     ///
-    /// Throws when epoll, the eventfd, the timerfd or curl's multi handle cannot be created or
-    /// the loop's descriptors cannot join the epoll set: the process is out of descriptors
-    /// (`EMFILE`, `ENFILE`), of memory, or of the kernel's `max_user_watches`. What was created
-    /// before the call that failed is closed again.
+    /// Throws when epoll, the eventfd, the timerfd, curl's multi handle or the thread cannot be
+    /// created or the loop's descriptors cannot join the epoll set: the process is out of
+    /// descriptors (`EMFILE`, `ENFILE`), of memory, of threads (`EAGAIN`), or of the kernel's
+    /// `max_user_watches`. What was created before the call that failed is closed again.
     ///
     /// Not fork-safe: a child process that forks gets neither the loop thread nor a usable multi
     /// handle, so it must `exec` before it sends a request (as `Process` and swift-subprocess do).
     init(threadName: String) throws(TransportSetupFailure) {
         let resources = try Resources.create()
+        self.threadName = threadName
         multi = resources.multi
         epoll = resources.epoll
         wakeup = resources.wakeup
@@ -98,14 +100,39 @@ final class CurlMultiLoop: @unchecked Sendable {
         _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 16)
 
-        let thread = Thread { [self] in
-            // Thread.name does not reach the kernel on Linux; this name (15 bytes kept) is the one
-            // ps -L, top and perf show.
-            ribcage_set_thread_name(threadName)
-            run()
+        // The thread holds the loop until it ends. Foundation's `Thread.start()` ignores a failed
+        // `pthread_create`, which would leave a loop nobody drives and every request on it
+        // waiting for ever, so the thread is made here and its failure reported.
+        let reference = Unmanaged.passRetained(self)
+        let created = Self.startThread(reference.toOpaque())
+        guard created == 0 else {
+            reference.release()
+            curl_multi_cleanup(multi)
+            close(timer)
+            close(wakeup)
+            close(epoll)
+            throw TransportSetupFailure(resource: .thread, code: POSIXErrorCode(rawValue: created))
         }
-        thread.name = threadName
-        thread.start()
+    }
+
+    /// Starts a detached thread that runs the loop given as `loop`, a retained reference it
+    /// takes over; returns `pthread_create`'s result.
+    private static func startThread(_ loop: UnsafeMutableRawPointer) -> Int32 {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        return pthread_create(
+            &thread, &attributes,
+            { context in
+                guard let context else { return nil }
+                let loop = Unmanaged<CurlMultiLoop>.fromOpaque(context).takeRetainedValue()
+                // This name (15 bytes kept) is the one ps -L, top and perf show.
+                ribcage_set_thread_name(loop.threadName)
+                loop.run()
+                return nil
+            }, loop)
     }
 
     /// Ends the loop thread once no transfer is left: the transport that owned the loop is gone,
