@@ -37,7 +37,9 @@ let modules: [Module] = [
     .systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
     .module(
         "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"],
-        testDependencies: ["HTTPTestServer", .log, "NetworkProviderAsyncHTTPClient"]),
+        testDependencies: [
+            "HTTPTestServer", .log, "NetworkProviderAsyncHTTPClient", .subprocess, .systemPackage,
+        ]),
     .module(
         "NetworkProviderAsyncHTTPClient", layer: .core,
         dependencies: [
@@ -100,6 +102,7 @@ let modules: [Module] = [
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool("CMallocStats", tests: false),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
+    .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
     .tool(
         "HeadlessUIDemo", product: "headlessui-demo", dependencies: ["HeadlessUI", "Layout"], tests: false),
     .tool(

@@ -40,7 +40,7 @@ struct CurlMultiLoopTests {
         #expect(server.acceptedConnections == 1_000, "each request had a connection of its own")
         #expect(mostSocketsOpen <= 1, "at most the one closing socket between requests")
         #expect(try socketsHeld(to: server.port) == 0)
-        let load = transport.loops[0].load
+        let load = try transport.loops[0].load
         #expect(load.transfers == 0 && load.sockets == 0, "still tracked: \(load)")
     }
 
@@ -112,7 +112,7 @@ struct CurlMultiLoopTests {
         }
         #expect(outcomes == ["cancelled": 3_000], "nil: a request never ended")
         #expect(server.acceptedConnections > 0, "no cancel came after a transfer was under way")
-        let load = transport.loops[0].load
+        let load = try transport.loops[0].load
         #expect(load.transfers == 0, "transfers left in the multi handle: \(load.transfers)")
     }
 

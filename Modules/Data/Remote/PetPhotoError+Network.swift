@@ -9,6 +9,8 @@ extension PetPhotoError {
     init(_ error: NetworkError) {
         switch error {
         case .transport(let failure): self = .offline(failure.message)
+        // Out of descriptors or memory: no request can leave, as when offline.
+        case .transportUnavailable(let failure): self = .offline(failure.description)
         case .timeout: self = .timeout
         case .cancelled: self = .cancelled
         case .statusCode(let response):

@@ -18,6 +18,9 @@ public enum NetworkError: Error, CustomStringConvertible {
     case timeout(seconds: Double?)
     /// The body exceeded the transport's size limit.
     case responseTooLarge(limit: Int)
+    /// The transport could not create a resource it needs to send anything (out of descriptors
+    /// or memory); the request never left. The transport tries again at the next request.
+    case transportUnavailable(TransportSetupFailure)
 
     /// The response, for the cases that have one.
     public var response: Response? {
@@ -40,6 +43,7 @@ public enum NetworkError: Error, CustomStringConvertible {
         case .cancelled: "The request was cancelled."
         case .timeout(let seconds): "The request timed out" + (seconds.map { " after \($0) s." } ?? ".")
         case .responseTooLarge(let limit): "The response is larger than the limit of \(limit) bytes."
+        case .transportUnavailable(let failure): "\(failure)."
         }
     }
 }

@@ -30,14 +30,19 @@ final class CurlMultiLoop: @unchecked Sendable {
         case add(CurlTransfer)
         case cancel(CurlTransfer)
         case resume(CurlTransfer)
+        /// The owner is gone: end the thread once no transfer is left.
+        case retire
     }
 
     private struct Inbox {
         var commands: [Command] = []
         /// Whether the loop thread waits in `epoll_wait` and needs waking.
         var sleeping = false
+        /// The loop thread has ended; commands are dropped.
+        var ended = false
     }
 
+    private let threadName: String
     private let multi: UnsafeMutableRawPointer
     private let epoll: Int32
     private let wakeup: Int32
@@ -54,38 +59,30 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     /// How many times the loop thread has come back from `epoll_wait`.
     private let wakeupCount = Atomic<Int>(0)
-    /// The loop thread's kernel thread id, 0 until it starts.
+    /// The loop thread's kernel thread id, 0 until it starts and after it ends.
     private let threadID = Atomic<Int32>(0)
+    /// Set by `.retire`: the thread ends when `active` is empty.
+    private var retired = false
+    /// Signalled when the loop thread has ended and closed the loop's descriptors.
+    let closed = OneTimeSignal()
 
-    /// Starts a multi handle and its thread, which run as long as the process.
+    /// Creates the loop's descriptors and multi handle and starts its thread, which runs until
+    /// ``retire()`` and, after it, the last transfer's end.
     ///
-    /// Stops the process if curl, epoll, an eventfd or a timerfd cannot be created or the two
-    /// descriptors cannot join the epoll set: that happens only when the process is out of memory
-    /// or file descriptors (or the kernel's `max_user_watches`) before it sent one request, and a
-    /// loop that could never wake up would hang every request instead.
+    /// Throws when epoll, the eventfd, the timerfd, curl's multi handle or the thread cannot be
+    /// created or the loop's descriptors cannot join the epoll set: the process is out of
+    /// descriptors (`EMFILE`, `ENFILE`), of memory, of threads (`EAGAIN`), or of the kernel's
+    /// `max_user_watches`. What was created before the call that failed is closed again.
     ///
     /// Not fork-safe: a child process that forks gets neither the loop thread nor a usable multi
     /// handle, so it must `exec` before it sends a request (as `Process` and swift-subprocess do).
-    init(threadName: String) {
-        guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed") }
-        let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { fatalError("epoll_create1 failed: errno \(errno)") }
-        let wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        guard wakeup >= 0 else { fatalError("eventfd failed: errno \(errno)") }
-        let timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        guard timer >= 0 else { fatalError("timerfd_create failed: errno \(errno)") }
-        self.multi = multi
-        self.epoll = epoll
-        self.wakeup = wakeup
-        self.timer = timer
-        for descriptor in [wakeup, timer] {
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.fd = descriptor
-            guard epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) == 0 else {
-                fatalError("epoll_ctl failed for the loop's own descriptor: errno \(errno)")
-            }
-        }
+    init(threadName: String) throws(TransportSetupFailure) {
+        let resources = try Resources.create()
+        self.threadName = threadName
+        multi = resources.multi
+        epoll = resources.epoll
+        wakeup = resources.wakeup
+        timer = resources.timer
 
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = ribcage_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
@@ -103,14 +100,46 @@ final class CurlMultiLoop: @unchecked Sendable {
         _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 16)
 
-        let thread = Thread { [self] in
-            // Thread.name does not reach the kernel on Linux; this name (15 bytes kept) is the one
-            // ps -L, top and perf show.
-            ribcage_set_thread_name(threadName)
-            run()
+        // The thread holds the loop until it ends. Foundation's `Thread.start()` ignores a failed
+        // `pthread_create`, which would leave a loop nobody drives and every request on it
+        // waiting for ever, so the thread is made here and its failure reported.
+        let reference = Unmanaged.passRetained(self)
+        let created = Self.startThread(reference.toOpaque())
+        guard created == 0 else {
+            reference.release()
+            curl_multi_cleanup(multi)
+            close(timer)
+            close(wakeup)
+            close(epoll)
+            throw TransportSetupFailure(resource: .thread, code: POSIXErrorCode(rawValue: created))
         }
-        thread.name = threadName
-        thread.start()
+    }
+
+    /// Starts a detached thread that runs the loop given as `loop`, a retained reference it
+    /// takes over; returns `pthread_create`'s result.
+    private static func startThread(_ loop: UnsafeMutableRawPointer) -> Int32 {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        return pthread_create(
+            &thread, &attributes,
+            { context in
+                guard let context else { return nil }
+                let loop = Unmanaged<CurlMultiLoop>.fromOpaque(context).takeRetainedValue()
+                // This name (15 bytes kept) is the one ps -L, top and perf show.
+                ribcage_set_thread_name(loop.threadName)
+                loop.run()
+                return nil
+            }, loop)
+    }
+
+    /// Ends the loop thread once no transfer is left: the transport that owned the loop is gone,
+    /// so no transfer will be added. The thread then closes the multi handle, the connections it
+    /// keeps and the loop's descriptors.
+    func retire() {
+        post(.retire)
     }
 
     /// Starts `transfer`: on the calling thread if the multi handle is free, else on the loop
@@ -125,14 +154,19 @@ final class CurlMultiLoop: @unchecked Sendable {
         if started == nil { post(.add(transfer)) }
     }
 
-    /// Hands `command` to the loop thread.
+    /// Hands `command` to the loop thread; once the thread has ended, drops it (a late resume or
+    /// cancel for a transfer that ended).
     func post(_ command: Command) {
-        let sleeping = inbox.withLock { inbox in
+        // The wakeup is written under the inbox's lock, so that it never meets the eventfd closed
+        // by the thread's end (or its number already given to another file).
+        inbox.withLock { inbox in
+            guard !inbox.ended else { return }
             inbox.commands.append(command)
-            defer { inbox.sleeping = false }
-            return inbox.sleeping
+            if inbox.sleeping {
+                inbox.sleeping = false
+                _ = eventfd_write(wakeup, 1)
+            }
         }
-        if sleeping { _ = eventfd_write(wakeup, 1) }
     }
 
     /// How many transfers were added and have not ended, as a hint for spreading work: it may be
@@ -148,6 +182,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// How many times the loop thread has come back from `epoll_wait`: for tests that check an
     /// idle loop sleeps.
     var wakeups: Int { wakeupCount.load(ordering: .relaxed) }
+
+    /// The loop thread's kernel thread id, 0 before it starts and after it ends: for tests that
+    /// check the thread ended.
+    var kernelThreadID: Int32 { threadID.load(ordering: .acquiring) }
 
     /// The CPU time the loop thread has used, from the kernel's scheduler statistics; `nil` before
     /// the thread starts and after it ends.
@@ -172,7 +210,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 defer { inbox.commands.removeAll(keepingCapacity: true) }
                 return inbox.commands
             }
-            multiLock.withLock { _ in
+            let finished = multiLock.withLock { _ in
                 for command in commands { handle(command) }
                 var running: Int32 = 0
                 for event in events[..<Int(max(0, ready))] {
@@ -189,7 +227,9 @@ final class CurlMultiLoop: @unchecked Sendable {
                     }
                 }
                 settle()
+                return retired && active.isEmpty
             }
+            if finished { break }
 
             // Sleeps only if no command came in meanwhile; one that comes later wakes it.
             let idle = inbox.withLock { inbox in
@@ -202,6 +242,26 @@ final class CurlMultiLoop: @unchecked Sendable {
             wakeupCount.add(1, ordering: .relaxed)
             if ready < 0 { waitAfterFailedWait(errno: errno) }
         }
+        end()
+    }
+
+    /// On the loop thread, after its last transfer: closes the multi handle, and with it the
+    /// connections it keeps, and the loop's descriptors. Commands posted from now on (a late
+    /// resume or cancel for a transfer that ended) are dropped.
+    private func end() {
+        inbox.withLock { inbox in
+            inbox.ended = true
+            inbox.commands.removeAll()
+        }
+        multiLock.withLock { _ in
+            curl_multi_cleanup(multi)
+            watched.removeAll()
+        }
+        close(timer)
+        close(wakeup)
+        close(epoll)
+        threadID.store(0, ordering: .releasing)
+        closed.signal()
     }
 
     /// After `epoll_wait` failed: a signal (EINTR) only means waiting again. Any other error
@@ -233,6 +293,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         case .resume(let transfer):
             guard active[transfer.easy] != nil else { return }
             transfer.resumeReceiving()
+        case .retire:
+            retired = true
         }
     }
 

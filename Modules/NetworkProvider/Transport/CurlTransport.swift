@@ -18,8 +18,15 @@ import Synchronization
 /// from the multi handle at once; a streamed body pauses its transfer while the reader is a
 /// buffer behind.
 ///
-/// The multi handles and their threads live as long as the process; making more transports costs
-/// nothing more.
+/// The shared multi handles and their threads live as long as the process; making more transports
+/// costs nothing more.
+///
+/// Creating a transport never fails: a transport is a value a program keeps in a `static let`
+/// (``shared``) or a provider's default argument, as a Moya provider or an Alamofire `Session`
+/// is made. The multi handles are made at the first request, and if the process has no
+/// descriptor or memory left for them, that request fails with
+/// ``NetworkError/transportUnavailable(_:)``, naming the resource and the system's reason, and
+/// the next request tries again.
 ///
 /// A process that forks must `exec` in the child before the child sends a request through a
 /// `CurlTransport` made in the parent: the child has no copy of the transport's thread.
@@ -30,13 +37,11 @@ public final class CurlTransport: Transport {
     /// The largest body accepted, in bytes, after decoding.
     public let maximumResponseSize: Int
 
-    /// Internal for tests, which look at their sockets.
-    let loops: [CurlMultiLoop]
+    private let pool: CurlLoopPool
     /// The process's loops, one per active core, shared by every transport made with the public
     /// initializer.
-    private static let sharedLoops = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map {
-        CurlMultiLoop(threadName: "curl loop \($0)")
-    }
+    private static let sharedPool = CurlLoopPool(
+        count: ProcessInfo.processInfo.activeProcessorCount, threadName: "curl loop")
 
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_ALL))
@@ -48,20 +53,39 @@ public final class CurlTransport: Transport {
     public init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize) {
         _ = Self.globalInit
         self.maximumResponseSize = maximumResponseSize
-        loops = Self.sharedLoops
+        pool = Self.sharedPool
     }
 
-    /// Creates a transport with `loopCount` multi handles and threads of its own, which live as
-    /// long as the process: for tests that need a loop nobody else uses, and for benchmarks.
+    /// Creates a transport with `loopCount` multi handles and threads of its own: for tests that
+    /// need a loop nobody else uses, and for benchmarks. When the transport goes, each loop ends
+    /// after its last transfer and closes its connections and descriptors.
     package init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize, loopCount: Int) {
         _ = Self.globalInit
         self.maximumResponseSize = maximumResponseSize
-        loops = (0..<max(1, loopCount)).map { CurlMultiLoop(threadName: "curl own loop \($0)") }
+        pool = CurlLoopPool(count: loopCount, threadName: "curl own loop")
     }
+
+    /// The transport's loops, made now if they are not yet. Internal for tests, which look at
+    /// their sockets.
+    var loops: [CurlMultiLoop] {
+        get throws(NetworkError) {
+            do {
+                return try pool.loops()
+            } catch {
+                throw .transportUnavailable(error)
+            }
+        }
+    }
+
+    /// Signalled when the loops this transport made so far have ended and closed their
+    /// descriptors, which happens after the transport goes: for tests and probes that count
+    /// descriptors.
+    package var loopsClosed: [OneTimeSignal] { pool.loopsMade.map(\.closed) }
 
     /// The loop with the fewest transfers in flight, the first of them on a tie: requests made one
     /// after another stay on one loop and its warm connection, concurrent ones spread out.
-    private func nextLoop() -> CurlMultiLoop {
+    private func nextLoop() throws(NetworkError) -> CurlMultiLoop {
+        let loops = try loops
         guard loops.count > 1 else { return loops[0] }
         var best = loops[0]
         var fewest = best.transfersInFlight
@@ -75,8 +99,9 @@ public final class CurlTransport: Transport {
     /// Sends `request` through libcurl and returns the whole response.
     public func send(_ request: URLRequest) async throws(NetworkError) -> TransportResponse {
         if Task.isCancelled { throw .cancelled }
+        let loop = try nextLoop()
         let transfer = try CurlTransfer(request: request, limit: maximumResponseSize)
-        return try await run(transfer, on: nextLoop()) { continuation in
+        return try await run(transfer, on: loop) { continuation in
             transfer.mode = .buffered(continuation)
         }
     }
@@ -84,8 +109,8 @@ public final class CurlTransport: Transport {
     /// Sends `request` through libcurl and returns when the response's head has arrived.
     public func stream(_ request: URLRequest) async throws(NetworkError) -> TransportStream {
         if Task.isCancelled { throw .cancelled }
+        let loop = try nextLoop()
         let transfer = try CurlTransfer(request: request, limit: maximumResponseSize)
-        let loop = nextLoop()
         let (body, source) = ResponseBody.makeStream(
             onDemand: { [weak transfer] in
                 guard let transfer else { return }
