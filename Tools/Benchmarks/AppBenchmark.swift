@@ -151,7 +151,8 @@ struct AppBenchmark: AsyncParsableCommand {
 
     /// This build beside `baseline` (another commit's), each with the todos added through its
     /// own commands: the start, first frame and exit of a script, the cold start to the first
-    /// whole frame on the terminal, and the time per command.
+    /// whole frame on the terminal, an arrow key and Space to their frames on the terminal (the
+    /// median of `--keys` presses each), and the time per command.
     ///
     /// The two builds take turns within each repetition, the first to go alternating, so a
     /// machine that slows down or speeds up during the run moves both builds' samples alike (on
@@ -171,7 +172,7 @@ struct AppBenchmark: AsyncParsableCommand {
             for repetition in 0..<repetitions {
                 for index in repetition.isMultiple(of: 2) ? [0, 1] : [1, 0] {
                     let build = index == 0 ? baseline : app
-                    try await samples[index].measure(build, script: script)
+                    try await samples[index].measure(build, script: script, keys: keys)
                 }
             }
             let (base, this) = (samples[0], samples[1])

@@ -2,13 +2,15 @@
 /// set beside the other build's sample of the same repetition.
 struct PairedSamples {
     enum Figure: CaseIterable {
-        case firstFrame, scriptStart, typedCommand
+        case firstFrame, scriptStart, typedCommand, arrowKey, spaceKey
 
         var name: String {
             switch self {
             case .firstFrame: "cold start to first frame"
             case .scriptStart: "script start to quit"
             case .typedCommand: "typed command"
+            case .arrowKey: "↓/↑ key to frame"
+            case .spaceKey: "Space (toggle, saved) to frame"
             }
         }
     }
@@ -16,11 +18,17 @@ struct PairedSamples {
     private var firstFrames: [Double] = []
     private var quitOnly: [Double] = []
     private var withScript: [Double] = []
+    private var arrowKeys: [Double] = []
+    private var spaceKeys: [Double] = []
 
-    /// One repetition: a script that only quits, the terminal's first frame, and the script.
-    mutating func measure(_ build: AppUnderTest, script: [String]) async throws {
+    /// One repetition: a script that only quits, the terminal's first frame, `keys` key presses
+    /// of each kind on the terminal (their medians), and the script.
+    mutating func measure(_ build: AppUnderTest, script: [String], keys: Int) async throws {
         quitOnly.append(try await Measurement.median(repetitions: 1) { try await build.runScript(["quit"]) })
         firstFrames.append(try await build.coldStartOnTerminal())
+        let (move, toggle) = try await build.keysOnTerminal(repetitions: keys)
+        arrowKeys.append(move)
+        spaceKeys.append(toggle)
         // The script toggles and renames, so the list keeps its size from run to run.
         withScript.append(
             try await Measurement.median(repetitions: 1) { try await build.runScript(script + ["quit"]) })
@@ -33,6 +41,8 @@ struct PairedSamples {
         case .firstFrame: Self.median(firstFrames)
         case .scriptStart: Self.median(quitOnly)
         case .typedCommand: max(0, Self.median(withScript) - Self.median(quitOnly)) / Double(script.count)
+        case .arrowKey: Self.median(arrowKeys)
+        case .spaceKey: Self.median(spaceKeys)
         }
     }
 
@@ -51,6 +61,8 @@ struct PairedSamples {
         case .scriptStart: quitOnly
         case .typedCommand:
             zip(withScript, quitOnly).map { max(0, $0 - $1) / Double(script.count) }
+        case .arrowKey: arrowKeys
+        case .spaceKey: spaceKeys
         }
     }
 
