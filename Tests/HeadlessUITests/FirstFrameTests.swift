@@ -128,7 +128,11 @@ struct FirstFrameTests {
             })
         }
         await prepared.wait()
-        #expect(application.fullFrameCount == 0, "no frame before the terminal has answered")
+        // On a busy machine the query can time out (KittyGraphicsProbe.timeout) before this
+        // line runs, and then the frame rightly comes without the answer.
+        #expect(
+            application.fullFrameCount == 0 || application.kittyGraphicsAnswer != nil,
+            "no frame while the terminal's answer is awaited")
         type("\u{1B}[?62;22c")
         let drawn = try await TerminalWait.poll(every: .milliseconds(5)) { @MainActor in
             application.fullFrameCount > 0 ? application.fullFrameCount : nil

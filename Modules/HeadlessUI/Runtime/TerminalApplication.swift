@@ -237,9 +237,13 @@ public final class TerminalApplication {
     /// SIGINT, SIGTERM or SIGHUP. The session is left before it returns.
     ///
     /// - Parameter preparation: Work the first frame waits for, such as reading what it shows
-    ///   from disk. It starts once the session is entered, so it runs while the terminal answers
-    ///   the graphics query: the first frame comes after the slower of the two, not after both.
-    ///   Keys typed meanwhile are handled after the first frame; signals are not held.
+    ///   from disk. It starts once the session is entered and runs while the terminal answers
+    ///   the graphics query, so the first frame waits for the slower of the two, not for their
+    ///   sum. Keys typed meanwhile, Ctrl-C too, are handled after the first frame: a preparation
+    ///   that may wait long (for a lock, the network) should bound its wait. A resize meanwhile
+    ///   only refits the window; SIGINT, SIGTERM and SIGHUP end the run at once, and a stop and
+    ///   resume (SIGTSTP, SIGCONT) draws the screen as it is then. The preparation is cancelled
+    ///   if the run ends first.
     /// - Throws: ``TerminalError`` when the terminal cannot be taken over (standard input is
     ///   not a terminal, say) or signals cannot be caught; nothing was changed then.
     public func run(firstFrameAfter preparation: (@MainActor () async -> Void)? = nil)
