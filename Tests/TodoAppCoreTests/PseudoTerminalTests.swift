@@ -123,8 +123,9 @@ struct PseudoTerminalTests {
         let homeFolder = home.url
         let session = try await whileAnotherProcessHoldsTheLock(of: folder) {
             let session = try start(app, home: homeFolder)
-            try await session.waitFor { $0.text.contains("? Help") }
-            let first = try #require(session.firstFrame)
+            let first = try #require(
+                await TerminalWait.poll(every: .milliseconds(20)) { session.firstFrame },
+                "\(session.terminal.text)")
             #expect(first.text.contains("Reading the todos…"), "\(first.text)")
             #expect(!first.text.contains("buy milk"), "the todos were read with the lock held")
             return session
