@@ -110,6 +110,10 @@ struct PseudoTerminalTests {
         // The other process was killed, and its lock went with it.
         #expect(try await session.exitStatus() == 0)
         #expect(try await StoredTodoRepository(folder: folder).loadTodos().map(\.title) == ["buy milk"])
+        // The save's result changed the list after the terminal was given back: no frame shows it.
+        #expect(
+            !session.terminal.text.contains("buy milk"),
+            "the shell's screen: \(session.terminal.text.debugDescription)")
     }
 
     /// The first frame waits for the launch's reads for at most 250 ms: with another process

@@ -188,9 +188,11 @@ public final class TerminalApplication {
 
     /// Asks for a frame: drawn by the run loop as soon as it has handled the events before
     /// this call. For changes made outside an event (a download finished, a timer fired).
+    /// Without a terminal session (a test driver, a benchmark) the frame is drawn at once; with
+    /// one, only while ``run(firstFrameAfter:)`` runs: before and after, the screen is the shell's.
     public func setNeedsDisplay() {
         guard let events else {
-            renderFrame()
+            if session == nil { renderFrame() }
             return
         }
         guard !redrawRequested else { return }
