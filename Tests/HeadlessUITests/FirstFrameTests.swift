@@ -118,6 +118,23 @@ struct FirstFrameTests {
         #expect(try await running.value == .quit)
     }
 
+    @Test func controlCQuitsWhileAPreparationNeverEnds() async throws {
+        defer { closeTerminal() }
+        let started = Signal()
+        let running = Task { @MainActor [application] in
+            try await application.run(firstFrameAfter: {
+                started.send()
+                await Signal().wait()  // ends only when the run cancels it
+            })
+        }
+        await started.wait()
+        type("\u{1B}[?62;22c")  // the terminal has answered: only the preparation holds the frame
+        type("x\u{03}")
+        #expect(try await running.value == .quit)
+        #expect(application.fullFrameCount == 0, "no frame was drawn")
+        #expect(screen.framesBeforeEachX.isEmpty, "keys before Ctrl-C wait for a first frame that never came")
+    }
+
     @Test func aPreparationDoneBeforeTheAnswerStillWaitsForIt() async throws {
         defer { closeTerminal() }
         let prepared = Signal()

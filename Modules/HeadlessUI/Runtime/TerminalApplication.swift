@@ -103,6 +103,8 @@ public final class TerminalApplication {
     private let session: TerminalSession?
     private var events: AsyncStream<LoopEvent>.Continuation?
     private var redrawRequested = false
+    /// Whether ``run(firstFrameAfter:)`` has drawn its first frame; until then nothing else draws.
+    private var isFirstFrameDrawn = false
     /// Why the application is ending, once ``quit()`` or a signal asked it to.
     public private(set) var exitReason: ExitReason?
 
@@ -241,11 +243,11 @@ public final class TerminalApplication {
     /// - Parameter preparation: Work the first frame waits for, such as reading what it shows
     ///   from disk. It starts once the session is entered and runs while the terminal answers
     ///   the graphics query, so the first frame waits for the slower of the two, not for their
-    ///   sum. Keys typed meanwhile, Ctrl-C too, are handled after the first frame: a preparation
-    ///   that may wait long (for a lock, the network) should bound its wait. A resize meanwhile
-    ///   only refits the window; SIGINT, SIGTERM and SIGHUP end the run at once, and a stop and
-    ///   resume (SIGTSTP, SIGCONT) draws the screen as it is then. The preparation is cancelled
-    ///   if the run ends first.
+    ///   sum. Keys typed meanwhile are handled after the first frame, except Ctrl-C (when
+    ///   ``quitsOnControlC``), which quits at once, so that a preparation that never ends cannot
+    ///   keep the user in a blank screen. A resize or a stop and resume (SIGTSTP, SIGCONT)
+    ///   meanwhile only refits the window; SIGINT, SIGTERM and SIGHUP end the run at once. The
+    ///   preparation is cancelled if the run ends first.
     /// - Throws: ``TerminalError`` when the terminal cannot be taken over (standard input is
     ///   not a terminal, say) or signals cannot be caught; nothing was changed then.
     public func run(firstFrameAfter preparation: (@MainActor () async -> Void)? = nil)
@@ -312,7 +314,7 @@ public final class TerminalApplication {
         // Until the terminal has answered the graphics query and the preparation is done, what
         // the user does waits, and so do frames: the first one shows the app as it is then.
         var waiting: [InputEvent] = []
-        var isFirstFrameDrawn = false
+        isFirstFrameDrawn = false
         func drawFirstFrameWhenReady() {
             guard !isFirstFrameDrawn, probe == nil, !isPreparing, exitReason == nil else { return }
             isFirstFrameDrawn = true
@@ -334,6 +336,9 @@ public final class TerminalApplication {
                 switch event {
                 case .input(.reply(let reply)) where probe != nil:
                     if let answer = probe?.receive(reply) { answered(answer) }
+                case .input(.key(let press))
+                where quitsOnControlC && press.modifiers == .control && press.key == .character("c"):
+                    quit()
                 case .input(let input):
                     waiting.append(input)
                 case .probeTimedOut:
@@ -411,6 +416,7 @@ public final class TerminalApplication {
             return
         }
         fitToTerminal()
-        redrawAll()
+        // Before the first frame, the run loop draws it when it is ready.
+        if isFirstFrameDrawn { redrawAll() }
     }
 }
