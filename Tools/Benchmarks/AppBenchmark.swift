@@ -168,7 +168,7 @@ struct AppBenchmark: AsyncParsableCommand {
         for size in [10, todos] {
             try await app.resetDataThroughCommands(todoCount: size)
             try await baseline.resetDataThroughCommands(todoCount: size)
-            var samples = [PairedSamples(), PairedSamples()]
+            var samples = [BuildSamples(), BuildSamples()]
             for repetition in 0..<repetitions {
                 for index in repetition.isMultiple(of: 2) ? [0, 1] : [1, 0] {
                     let build = index == 0 ? baseline : app
@@ -177,7 +177,7 @@ struct AppBenchmark: AsyncParsableCommand {
             }
             let (base, this) = (samples[0], samples[1])
             let count = Measurement.grouped(Double(size))
-            for figure in PairedSamples.Figure.allCases {
+            for figure in BuildSamples.Figure.allCases {
                 table.peer("baseline: \(figure.name), \(count) todos", base.median(figure, script: script))
                 table.row(
                     "this build: \(figure.name), \(count) todos", this.median(figure, script: script),

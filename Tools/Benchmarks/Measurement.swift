@@ -28,6 +28,14 @@ enum Measurement {
         return samples.sorted()[samples.count / 2]
     }
 
+    /// The seconds one run of `body` takes.
+    static func seconds(of body: () async throws -> Void) async rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        return seconds(clock.now - start)
+    }
+
     /// Runs `body` `repetitions` times and returns the median of the seconds it measured
     /// itself, for a time that starts or ends somewhere a clock around `body` cannot see, such
     /// as the moment a child's frame was read.
