@@ -118,7 +118,7 @@ struct FirstFrameTests {
         #expect(try await running.value == .quit)
     }
 
-    @Test func controlCQuitsWhileAPreparationNeverEnds() async throws {
+    @Test(.timeLimit(.minutes(1))) func controlCQuitsWhileAPreparationNeverEnds() async throws {
         defer { closeTerminal() }
         let started = Signal()
         let running = Task { @MainActor [application] in
