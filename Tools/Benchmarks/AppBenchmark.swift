@@ -232,7 +232,11 @@ struct AppBenchmark: AsyncParsableCommand {
             "done 1", "edit 2 renamed", "filter active", "filter all", "scroll down", "scroll up", "done 1",
             "tab profile", "tab todo", "new", "cancel",
         ]
-        return (0..<count).map { cycle[$0 % cycle.count] }
+        var commands = (0..<count).map { cycle[$0 % cycle.count] }
+        // The app keeps its tab for the next launch, and the next cold start waits for the list:
+        // a script cut off between the two tab commands goes back to the list instead.
+        if commands.last == "tab profile" { commands[commands.count - 1] = "tab todo" }
+        return commands
     }
 }
 
@@ -241,7 +245,7 @@ struct AppBenchmark: AsyncParsableCommand {
 private struct Table {
     private func line(_ name: String, _ time: String, _ ratio: String = "", _ goal: String = "") {
         print(
-            name.padding(toLength: 56, withPad: " ", startingAt: 0) + time.leftPadded(12)
+            name.padding(toLength: 62, withPad: " ", startingAt: 0) + time.leftPadded(12)
                 + ratio.leftPadded(10)
                 + goal.leftPadded(13))
     }
