@@ -22,12 +22,12 @@ import Layout
 /// What it does for every app:
 ///
 /// - **Session.** Raw mode and the alternate screen (``TerminalSession``) are entered when
-///   ``run(firstFrameAfter:)`` starts and left when it ends, however it ends: ``quit()``, Ctrl-C, the end of
-///   input, SIGINT, SIGTERM or SIGHUP (then ``ExitReason/signal(_:)``), `exit()` (an
-///   `atexit` handler), or a crash (the terminal is given back before the crash report).
-///   Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT enters it again and
-///   redraws, once the process is in the terminal's foreground: started or continued as a
-///   background job, it is stopped (SIGTTOU) until `fg`.
+///   ``run(firstFrameAfter:)`` starts and left when it ends, however it ends: ``quit()``,
+///   Ctrl-C, the end of input, SIGINT, SIGTERM or SIGHUP (then ``ExitReason/signal(_:)``),
+///   `exit()` (an `atexit` handler), or a crash (the terminal is given back before the crash
+///   report). Ctrl-Z or SIGTSTP leaves the session and stops the process; SIGCONT enters it
+///   again and redraws, once the process is in the terminal's foreground: started or continued
+///   as a background job, it is stopped (SIGTTOU) until `fg`.
 /// - **Signals** are caught before the session is entered and arrive as events
 ///   (``SignalEvents``): the handler only writes to a pipe, and the work happens in the run loop.
 /// - **Input.** Keys, pastes and mouse reports are decoded (``InputDecoder``) on a thread of
@@ -76,14 +76,14 @@ public final class TerminalApplication {
     public let window: Window
     /// Whether Ctrl-C quits when no view or command takes it. On by default.
     public var quitsOnControlC = true
-    /// Whether ``run(firstFrameAfter:)`` asks the terminal if it speaks kitty's graphics protocol, to show
-    /// pictures through it; when off, pictures are half blocks. On by default, unless the
-    /// environment names a terminal that must not be asked (``KittyGraphicsProbe/mayAsk(environment:)``:
-    /// tmux, GNU screen, the Linux console).
+    /// Whether ``run(firstFrameAfter:)`` asks the terminal if it speaks kitty's graphics
+    /// protocol, to show pictures through it; when off, pictures are half blocks. On by default,
+    /// unless the environment names a terminal that must not be asked
+    /// (``KittyGraphicsProbe/mayAsk(environment:)``: tmux, GNU screen, the Linux console).
     public var detectsKittyGraphics = true
-    /// The terminal's answer to the graphics query, once ``run(firstFrameAfter:)`` has it; when the terminal
-    /// was not asked, why pictures are half blocks (``KittyGraphicsProbe/reasonNotToAsk(environment:)``,
-    /// or ``detectsKittyGraphics`` turned off).
+    /// The terminal's answer to the graphics query, once ``run(firstFrameAfter:)`` has it; when
+    /// the terminal was not asked, why pictures are half blocks
+    /// (``KittyGraphicsProbe/reasonNotToAsk(environment:)``, or ``detectsKittyGraphics`` off).
     public private(set) var kittyGraphicsAnswer: KittyGraphicsProbe.Answer?
     /// Why the environment's terminal must not be asked, when it must not.
     private var reasonNotToAsk: String?
