@@ -172,13 +172,19 @@ public final class TerminalApplication {
     }
 
     private func handleApplicationKey(_ press: KeyPress) {
+        if quitsOn(press) { return quit() }
         guard press.modifiers == .control else { return }
         switch press.key {
-        case .character("c") where quitsOnControlC: quit()
         case .character("l"): writer.invalidate()
         case .character("z"): suspend()
         default: break
         }
+    }
+
+    /// Whether `press` is Ctrl-C and Ctrl-C quits: a key no view or command took, or any key
+    /// typed while the first frame waits.
+    private func quitsOn(_ press: KeyPress) -> Bool {
+        quitsOnControlC && press.modifiers == .control && press.key == .character("c")
     }
 
     /// Resizes the window to `size` and draws it in full.
@@ -336,8 +342,7 @@ public final class TerminalApplication {
                 switch event {
                 case .input(.reply(let reply)) where probe != nil:
                     if let answer = probe?.receive(reply) { answered(answer) }
-                case .input(.key(let press))
-                where quitsOnControlC && press.modifiers == .control && press.key == .character("c"):
+                case .input(.key(let press)) where quitsOn(press):
                     quit()
                 case .input(let input):
                     waiting.append(input)
