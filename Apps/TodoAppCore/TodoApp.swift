@@ -209,6 +209,7 @@ public final class TodoApp {
     private static func wait(for work: SentActions, atMost limit: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await work.reduced() }
+            // The sleep throws only when cancelled, that is when the work won the race.
             group.addTask { try? await Task.sleep(for: limit) }
             _ = await group.next()
             group.cancelAll()
