@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocalProvider
+import RibcageTool
 
 /// `bench storage`: PlistFileStore against raw `PropertyListEncoder` + `Data.write(.atomic)`, the
 /// todo store's append and fold against `write` + `fsync` of the same bytes, and each store
@@ -32,10 +33,15 @@ struct StorageBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bench-storage-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        try measureSynchronousForms(scratch: scratch)
+        try await ScratchFolder.with(prefix: "bench-storage") { try await measure(scratch: $0) }
+    }
+
+    private func measure(scratch: URL) async throws {
+        // Blocking file work for the whole measurement: on a thread of its own, not on one of
+        // the cooperative pool's two, which the async forms below need.
+        try await DedicatedThread.run(named: "bench-storage-sync") {
+            try measureSynchronousForms(scratch: scratch)
+        }
         try await measureJournal(scratch: scratch)
         // Off the main actor, so the async forms pay only for their own hop.
         let rows = try await Task.detached { [calls, repetitions] in

@@ -34,16 +34,25 @@ struct TestCacheBenchmark: AsyncParsableCommand {
             )
         #endif
         try await measureKeys()
-        if !keysOnly { try await measureWarmRun() }
+        if !keysOnly {
+            try await ScratchFolder.with(prefix: "bench-test-cache-home") {
+                try await measureWarmRun(cacheHome: $0)
+            }
+        }
     }
 
     private func measureKeys() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bench-test-cache-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+        try await ScratchFolder.with(prefix: "bench-test-cache") { try await measureKeys(packageAt: $0) }
+    }
+
+    /// The file work here blocks (writing the package, hashing its files): it runs on threads of
+    /// its own, off the cooperative pool, as `ribcage test --cache` computes its keys.
+    private func measureKeys(packageAt root: URL) async throws {
         var generator = GraphBenchmark()
         generator.modules = modules
-        try generator.generatePackage(at: root)
+        try await DedicatedThread.run(named: "bench-test-cache-package") { [generator] in
+            try generator.generatePackage(at: root)
+        }
         let package = try await PackageLoader.load(packageAt: root)
         let testTargets = package.targets.filter(\.isTest).map(\.name)
 
@@ -52,15 +61,19 @@ struct TestCacheBenchmark: AsyncParsableCommand {
         }
         let version = try await Shell.run("swift", ["--version"])
         let toolchain = version.outputText
-        var distinct = 0
         // What --cache adds to a run once the package is read: the shared inputs and every
         // suite's key (the files of 1,000 targets hashed). `swift --version` is timed apart.
-        let keys = try Measurement.median(repetitions: repetitions) {
-            let inputs = try TestCacheInputs(
-                root: root, package: package, toolchain: toolchain, configuration: "debug",
-                flags: TestCacheSession.testFlags, environment: ProcessInfo.processInfo.environment,
-                declaredVariables: try TestCacheInputs.declaredVariables(packageAt: root))
-            distinct = Set(try inputs.keys(for: testTargets).values.map(\.hash)).count
+        let (keys, distinct) = try await DedicatedThread.run(named: "bench-test-cache-keys") {
+            [repetitions] in
+            var distinct = 0
+            let keys = try Measurement.median(repetitions: repetitions) {
+                let inputs = try TestCacheInputs(
+                    root: root, package: package, toolchain: toolchain, configuration: "debug",
+                    flags: TestCacheSession.testFlags, environment: ProcessInfo.processInfo.environment,
+                    declaredVariables: try TestCacheInputs.declaredVariables(packageAt: root))
+                distinct = Set(try inputs.keys(for: testTargets).values.map(\.hash)).count
+            }
+            return (keys, distinct)
         }
         let swiftVersion = try await Measurement.median(repetitions: repetitions) {
             _ = try await Shell.run("swift", ["--version"])
@@ -77,7 +90,8 @@ struct TestCacheBenchmark: AsyncParsableCommand {
         )
     }
 
-    private func measureWarmRun() async throws {
+    /// `cacheHome`: a throwaway `XDG_CACHE_HOME` for the runs.
+    private func measureWarmRun(cacheHome: URL) async throws {
         let root = URL(
             fileURLWithPath: workspace ?? FileManager.default.currentDirectoryPath, isDirectory: true)
         let ribcage = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -87,9 +101,6 @@ struct TestCacheBenchmark: AsyncParsableCommand {
                 "No ribcage next to bench at \(ribcage.path): run `swift build -c release --product ribcage` first."
             )
         }
-        let cacheHome = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bench-test-cache-home-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: cacheHome) }
 
         // Build the tests once, so every timed run starts from the same built state.
         let build = try await Shell.run("swift", ["build", "--build-tests"], in: root)

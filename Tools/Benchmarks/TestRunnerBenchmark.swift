@@ -40,9 +40,12 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
         let workspace = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../..").standardizedFileURL
         let ribcage = try await Self.releaseRibcage(workspace: workspace)
-        let clone = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bench-test-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: clone) }
+        // The clone and its build folder hold thousands of files: removed off the pool.
+        try await ScratchFolder.with(prefix: "bench-test") { try await measure(ribcage: ribcage, clone: $0) }
+    }
+
+    /// Times the runs on the package at `packagePath`, else on a fresh clone at `clone`.
+    private func measure(ribcage: URL, clone: URL) async throws {
         let root: URL
         if let packagePath {
             root = URL(fileURLWithPath: packagePath, isDirectory: true).standardizedFileURL
