@@ -1,8 +1,8 @@
 import Domain
 import Synchronization
 
-/// A profile, favourites and screen preferences kept in memory only, for tests and previews. Saves can be made to
-/// fail.
+/// A profile, favourites and screen preferences kept in memory only, for tests and previews. Saves
+/// can be made to fail.
 public final class InMemoryProfileStore: ProfileRepository, FavoritePhotoRepository,
     ScreenPreferencesRepository
 {

@@ -97,9 +97,10 @@ package final class Tmux: Sendable {
         server.withLock { $0 = pid }
     }
 
-    /// Starts `arguments` (a path, then its arguments) as ``start(command:environment:columns:rows:)``
-    /// does, from a non-interactive shell that then prints its exit status and whether the
-    /// terminal's settings are those before it (``waitForExit(sourceLocation:)`` reads them).
+    /// Starts `arguments` (a path, then its arguments) as
+    /// ``start(command:environment:columns:rows:)`` does, from a non-interactive shell that then
+    /// prints its exit status and whether the terminal's settings are those before it
+    /// (``waitForExit(sourceLocation:)`` reads them).
     package func startReportingExit(
         _ arguments: [String], environment: [String: String] = [:], columns: Int = 80, rows: Int = 24
     ) async throws {

@@ -14,7 +14,8 @@ public enum StorageLocation {
             .appendingPathComponent(namespace, isDirectory: true)
     }
 
-    /// `$XDG_CONFIG_HOME`, or `~/.config` when it is unset: where UserDefaults keeps its files on Linux.
+    /// `$XDG_CONFIG_HOME`, or `~/.config` when it is unset: where UserDefaults keeps its files on
+    /// Linux.
     public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> URL
     {

@@ -9,8 +9,8 @@ import Foundation
 /// reads and writes that file itself, as ``PlistFileStore`` writes one file for all keys: each
 /// change under a lock on the folder, written to a temporary file, `fsync`ed and renamed into
 /// place. Once `save` returns, the value survives the process being killed; with
-/// ``PlistFileStore/Durability/durable``, a power loss too. Processes writing different keys keep each
-/// other's values.
+/// ``PlistFileStore/Durability/durable``, a power loss too. Processes writing different keys keep
+/// each other's values.
 ///
 /// Values are envelopes (with schema version and expiry) encoded to property-list `Data`, in
 /// the same file UserDefaults reads, so the suite stays readable by `UserDefaults(suiteName:)`.

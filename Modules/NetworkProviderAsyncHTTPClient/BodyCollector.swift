@@ -4,7 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NetworkProvider
 
-/// Collects a whole response on the request's event loop, for ``AsyncHTTPClientTransport/send(_:)``.
+/// Collects a whole response on the request's event loop, for
+/// ``AsyncHTTPClientTransport/send(_:)``.
 ///
 /// Everything happens on NIO's thread, as it does on curl's for `CurlTransport`: the deadline
 /// (AsyncHTTPClient's, which for this API covers the body too) and the size limit are decided

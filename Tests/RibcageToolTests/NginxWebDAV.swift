@@ -21,7 +21,8 @@ final class NginxWebDAV: Sendable {
     let port: Int
     private let process = Mutex<Task<ProcessResult, any Error>?>(nil)
 
-    /// What nginx saved, one file per blob: `store/<prefix>/ac/<key>`, `store/<prefix>/cas/<digest>`.
+    /// What nginx saved, one file per blob: `store/<prefix>/ac/<key>`,
+    /// `store/<prefix>/cas/<digest>`.
     var store: URL { folder.appendingPathComponent("store", isDirectory: true) }
     /// The server's base URL.
     var url: String { "http://127.0.0.1:\(port)" }

@@ -22,7 +22,8 @@ struct RibcageExecutableTests {
         init(_ description: String) { self.description = description }
     }
 
-    /// A package with a passing module (`Good`, Swift Testing and XCTest) and a failing one (`Bad`).
+    /// A package with a passing module (`Good`, Swift Testing and XCTest) and a failing one
+    /// (`Bad`).
     static func makeFixture() async throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
         try folder.write(

@@ -112,7 +112,8 @@ struct GraphBenchmark: AsyncParsableCommand {
         )
     }
 
-    /// A package of `modules` libraries, each depending on (and importing) up to three earlier ones.
+    /// A package of `modules` libraries, each depending on (and importing) up to three earlier
+    /// ones.
     func generatePackage(at root: URL) throws {
         var targets: [String] = []
         var rows: [String] = []

@@ -7,7 +7,8 @@ extension KeyCommand {
     ///
     /// ```swift
     /// enum ListCommands {
-    ///     static let new = KeyCommand.Declaration("New", keys: [KeyPress("n")], typed: "new", help: "Add a todo")
+    ///     static let new = KeyCommand.Declaration(
+    ///         "New", keys: [KeyPress("n")], typed: "new", help: "Add a todo")
     ///     static let all = [new]
     /// }
     ///

@@ -7,11 +7,13 @@
 /// ```swift
 /// override var keyCommands: [KeyCommand] {
 ///     [
-///         KeyCommand("New", keys: [KeyPress("n")], typed: "new", help: "Add a todo") { [weak self] _ in
+///         KeyCommand("New", keys: [KeyPress("n")], typed: "new", help: "Add a todo") {
+///             [weak self] _ in
 ///             self?.startNewTodo()
 ///             return .handled
 ///         },
-///         KeyCommand("Rename", typed: "edit", usage: "edit N TITLE", help: "Rename row N") { [weak self] invocation in
+///         KeyCommand("Rename", typed: "edit", usage: "edit N TITLE", help: "Rename row N") {
+///             [weak self] invocation in
 ///             self?.rename(invocation.arguments) ?? .handled
 ///         },
 ///     ]

@@ -10,11 +10,12 @@ extension DrawingContext {
     ///
     /// Transparent pixels leave the cell's background as it is.
     ///
-    /// Where the terminal speaks kitty's graphics protocol (``TerminalCapabilities/kittyGraphics``),
-    /// the same cells get the picture itself instead: an ``ImagePlacement`` on the canvas, which
-    /// the frame writer sends once and places over the cells. The cells keep what was drawn
-    /// under them. If a view is drawn over the picture later in the frame, the renderer draws
-    /// the picture as half blocks after all, so that the view stays visible.
+    /// Where the terminal speaks kitty's graphics protocol
+    /// (``TerminalCapabilities/kittyGraphics``), the same cells get the picture itself instead: an
+    /// ``ImagePlacement`` on the canvas, which the frame writer sends once and places over the
+    /// cells. The cells keep what was drawn under them. If a view is drawn over the picture later
+    /// in the frame, the renderer draws the picture as half blocks after all, so that the view
+    /// stays visible.
     public mutating func drawImage(
         _ bitmap: Bitmap, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil
     ) {

@@ -34,8 +34,9 @@ extension Bitmap {
     /// A JPEG is decoded straight at the smallest of libjpeg's scales (1/2, 1/4, 1/8) that keeps
     /// it at least `minimumSize`, which makes a photo for a terminal several times cheaper.
     ///
-    /// - Throws: ``ImageError/unsupportedFormat`` for other data, ``ImageError/damaged(format:reason:)``
-    ///   for a file that cannot be decoded, ``ImageError/tooLarge(width:height:)``.
+    /// - Throws: ``ImageError/unsupportedFormat`` for other data,
+    ///   ``ImageError/damaged(format:reason:)`` for a file that cannot be decoded,
+    ///   ``ImageError/tooLarge(width:height:)``.
     public init(data: Data, minimumSize: (width: Int, height: Int)? = nil) throws(ImageError) {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {

@@ -6,10 +6,10 @@ import Layout
 /// moved is deleted, a new one is placed, and pixels are sent only for a picture the terminal
 /// does not hold yet at that size.
 ///
-/// A picture is sent scaled down to the pixels its cells cover (``TerminalCapabilities/cellPixelSize``),
-/// never up: the terminal scales it to the cells. Pixels no placement shows stay in the terminal
-/// for a while, so that switching back to a tab does not send them again; beyond
-/// ``keptHiddenImages`` the oldest are freed.
+/// A picture is sent scaled down to the pixels its cells cover
+/// (``TerminalCapabilities/cellPixelSize``), never up: the terminal scales it to the cells. Pixels
+/// no placement shows stay in the terminal for a while, so that switching back to a tab does not
+/// send them again; beyond ``keptHiddenImages`` the oldest are freed.
 struct KittyImageLayer: Sendable {
     /// How many images no placement shows stay in the terminal.
     static let keptHiddenImages = 4

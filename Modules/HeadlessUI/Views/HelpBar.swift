@@ -5,8 +5,8 @@ import Layout
 ///
 /// It reads the window's ``Window/availableKeyCommands`` each time it is drawn, so it always
 /// shows what the keys do now: a command declared once (``KeyCommand``) is run by its key and
-/// listed here. Commands without a key, or with ``KeyCommand/Declaration/showsInHelpBar`` off, are left to
-/// the help text. What does not fit is cut at a whole command.
+/// listed here. Commands without a key, or with ``KeyCommand/Declaration/showsInHelpBar`` off, are
+/// left to the help text. What does not fit is cut at a whole command.
 open class HelpBar: View, Drawable {
     /// How the keys are drawn.
     public var keyStyle = TextStyle(isBold: true)

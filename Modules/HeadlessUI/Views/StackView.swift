@@ -81,7 +81,8 @@ open class StackView: View {
     private var spacerGuides: [LayoutGuide] = []
     /// The visible arranged views the current constraints were made for.
     private var arrangedFor: [ObjectIdentifier] = []
-    /// The views given a place in the order that breaks their priorities' ties (``Distribution/fill``).
+    /// The views given a place in the order that breaks their priorities' ties
+    /// (``Distribution/fill``).
     private var tieOrdered: [View] = []
     private var needsArrangement = true
 

@@ -10,9 +10,9 @@ import Layout
 /// ```
 ///
 /// Only the rows on screen have cells: after a scroll the table asks its data source for the
-/// visible rows, handing each screen slot's cell back for reuse, and places cells with frames. A table of 10,000 rows costs the same to
-/// draw as one of 20. ``contentOffset`` is the first visible row; when rows do not all fit, a
-/// scroll indicator takes the last column.
+/// visible rows, handing each screen slot's cell back for reuse, and places cells with frames. A
+/// table of 10,000 rows costs the same to draw as one of 20. ``contentOffset`` is the first visible
+/// row; when rows do not all fit, a scroll indicator takes the last column.
 ///
 /// With focus, Up and Down move the selection (Page Up, Page Down, Home and End by pages and
 /// to the ends) and Enter taps the selected row. A click taps the row under it; the wheel

@@ -195,9 +195,11 @@ public struct ConstraintDSL {
     public var leadingMargin: ConstraintItem { item(.leadingMargin) }
     /// The item's ``LayoutAttribute/trailingMargin``, for another item's constraint to refer to.
     public var trailingMargin: ConstraintItem { item(.trailingMargin) }
-    /// The item's ``LayoutAttribute/centerXWithinMargins``, for another item's constraint to refer to.
+    /// The item's ``LayoutAttribute/centerXWithinMargins``, for another item's constraint to refer
+    /// to.
     public var centerXWithinMargins: ConstraintItem { item(.centerXWithinMargins) }
-    /// The item's ``LayoutAttribute/centerYWithinMargins``, for another item's constraint to refer to.
+    /// The item's ``LayoutAttribute/centerYWithinMargins``, for another item's constraint to refer
+    /// to.
     public var centerYWithinMargins: ConstraintItem { item(.centerYWithinMargins) }
     /// The four edges.
     public var edges: ConstraintItem { item(.edges) }

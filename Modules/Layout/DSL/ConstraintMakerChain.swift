@@ -207,7 +207,8 @@ public class ConstraintMakerRelatable {
         superviewTarget(.greaterThanOrEqual, closure, file, line)
     }
 
-    /// The original RIBs-todo app's spelling: `==` `view`, or its safe-area guide when `needSafeAreaLayoutGuide`.
+    /// The original RIBs-todo app's spelling: `==` `view`, or its safe-area guide when
+    /// `needSafeAreaLayoutGuide`.
     @discardableResult
     public func equalTo(
         _ view: View, needSafeAreaLayoutGuide: Bool, _ file: String = #fileID, _ line: UInt = #line

@@ -87,8 +87,8 @@ extension View {
     /// Orders this view among views whose content priorities tie, along `axis`: with `order`
     /// 0 it keeps its intrinsic size before every view with a higher order, and before every
     /// view with no order, when they hug (or resist compression) at the same priority. `nil`
-    /// takes the view out of the order. This is how a filling `StackView` (HeadlessUI) resolves a tie by
-    /// the index of its arranged views, as UIKit's does.
+    /// takes the view out of the order. This is how a filling `StackView` (HeadlessUI) resolves a
+    /// tie by the index of its arranged views, as UIKit's does.
     ///
     /// The order adds the view's intrinsic size once more at a priority a hair below its own,
     /// `order + 1` thousandths lower, so it only decides what the priorities leave open.
@@ -122,7 +122,8 @@ extension View {
         return View.defaultLayoutDirection
     }
 
-    /// The direction of trees that set none, as SnapKit's `ConstraintConfig.interfaceLayoutDirection`.
+    /// The direction of trees that set none, as SnapKit's
+    /// `ConstraintConfig.interfaceLayoutDirection`.
     public static var defaultLayoutDirection: LayoutDirection {
         get { defaultDirectionStorage }
         set { defaultDirectionStorage = newValue }

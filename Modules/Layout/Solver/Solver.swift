@@ -65,9 +65,9 @@ public final class Solver {
     /// How many times the tableau was built again from the constraints, for tests.
     package private(set) var rebuildCount = 0
 
-    /// For tests: makes the next `count` pivots (a new row's included) fail as rounding would make them fail,
-    /// including those of the rebuilds that follow, to check that every failure is recovered
-    /// from or reported.
+    /// For tests: makes the next `count` pivots (a new row's included) fail as rounding would make
+    /// them fail, including those of the rebuilds that follow, to check that every failure is
+    /// recovered from or reported.
     package func injectFailures(intoNextPivots count: Int) {
         tableau.injectedFailures = count
     }
@@ -184,7 +184,8 @@ public final class Solver {
 
     /// Makes `variable` editable with ``suggestValue(_:_:)``, at `strength` (not required).
     ///
-    /// - Throws: ``SolverError/duplicateEditVariable(_:)`` or ``SolverError/badRequiredStrength(_:)``.
+    /// - Throws: ``SolverError/duplicateEditVariable(_:)`` or
+    ///   ``SolverError/badRequiredStrength(_:)``.
     public func addEditVariable(_ variable: Variable, strength: Strength) throws(SolverError) {
         let key = ObjectIdentifier(variable)
         guard edits[key] == nil else { throw .duplicateEditVariable(SolverErrorSubject(variable)) }

@@ -31,7 +31,8 @@ public struct NetworkProvider<Target: TargetType>: Sendable {
     ///   - plugins: Applied in order.
     ///   - retryPolicy: Alamofire's defaults unless given.
     ///   - stubBehavior: Per target; never stubbed by default.
-    ///   - sampleResponse: The stubbed answer; by default status 200 with the target's `sampleData`.
+    ///   - sampleResponse: The stubbed answer; by default status 200 with the target's
+    ///     `sampleData`.
     public init(
         transport: any Transport = defaultTransport,
         plugins: [any PluginType] = [],

@@ -35,7 +35,8 @@ public struct Leak: Sendable, Equatable, CustomStringConvertible {
 
     /// What leaked.
     public var kind: Kind
-    /// The leaked object's type and address, e.g. `TodoInteractor ObjectIdentifier(0x600000c04000)`.
+    /// The leaked object's type and address, e.g.
+    /// `TodoInteractor ObjectIdentifier(0x600000c04000)`.
     public var object: String
     /// The leaked object's identity, to match it against an object still in hand.
     public var objectIdentifier: ObjectIdentifier

@@ -44,7 +44,8 @@ public final class StreamSubject<Element: Sendable>: Sendable {
         state = Mutex(State(current: nil, replays: false))
     }
 
-    /// The last value sent (or the initial one), for a replaying subject; `nil` for a publishing one.
+    /// The last value sent (or the initial one), for a replaying subject; `nil` for a publishing
+    /// one.
     public var value: Element? {
         state.withLock { $0.replays ? $0.current : nil }
     }
@@ -76,7 +77,8 @@ public final class StreamSubject<Element: Sendable>: Sendable {
         for sink in sinks { sink(value) }
     }
 
-    /// Ends the stream: iterators finish, sinks get their completion, later subscribers get nothing.
+    /// Ends the stream: iterators finish, sinks get their completion, later subscribers get
+    /// nothing.
     public func finish() {
         let subscribers: [Subscriber] = state.withLock { state in
             guard !state.isFinished else { return [] }

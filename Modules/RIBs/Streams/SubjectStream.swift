@@ -33,7 +33,8 @@ public struct SubjectStream<Element: Sendable>: AsyncSequence, Sendable {
         AsyncIterator(base: subject.makeIteratorStream().makeAsyncIterator())
     }
 
-    /// Observes values synchronously, on the thread that sends them (the main actor, for RIB types).
+    /// Observes values synchronously, on the thread that sends them (the main actor, for RIB
+    /// types).
     ///
     /// A replaying stream calls `receiveValue` with its current value before returning.
     ///

@@ -10,7 +10,8 @@ package enum MarkdownGraphBlock {
 
     /// `text` with the block between the markers replaced by a fenced `mermaid` block.
     ///
-    /// - Throws: ``RibcageError/markdownMarkersMissing(_:)`` when the markers are missing or out of order.
+    /// - Throws: ``RibcageError/markdownMarkersMissing(_:)`` when the markers are missing or out of
+    ///   order.
     package static func replacing(in text: String, with mermaid: String, file: String) throws -> String {
         guard let start = text.range(of: begin),
             let finish = text.range(of: end, range: start.upperBound..<text.endIndex)

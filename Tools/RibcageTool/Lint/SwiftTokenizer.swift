@@ -3,7 +3,8 @@
 package struct SwiftToken: Sendable, Equatable {
     /// What a token is.
     package enum Kind: Sendable, Equatable {
-        /// A name or keyword: `import`, `NIOCore`, `$Macros`; a backticked name keeps its backticks.
+        /// A name or keyword: `import`, `NIOCore`, `$Macros`; a backticked name keeps its
+        /// backticks.
         case identifier
         /// An attribute's name with its `@`: `@testable`, `@_spi`.
         case attribute

@@ -117,7 +117,8 @@ package enum DependencyProducts {
     }
 
     /// The checkout's manifest as `swift package dump-package` reads it, kept per revision in
-    /// `.build/ribcage/manifests/`, so a second run reads no manifest; `nil` when it cannot be read.
+    /// `.build/ribcage/manifests/`, so a second run reads no manifest; `nil` when it cannot be
+    /// read.
     package static func manifest(of checkout: Checkout, root: URL) async -> ManifestDump? {
         let cacheFile = root.appendingPathComponent(
             ".build/ribcage/manifests/\(checkout.identity)-\(checkout.revision).json")

@@ -28,7 +28,8 @@ package struct DescribedPackage: Sendable, Equatable {
         /// SwiftPM's kind: `library`, `executable`, `test`, `system-target`, `macro`, `plugin`,
         /// `snippet`, `binary`.
         package var type: String
-        /// `SwiftTarget`, `ClangTarget`, `PluginTarget`, `SystemLibraryTarget`…; empty when unknown.
+        /// `SwiftTarget`, `ClangTarget`, `PluginTarget`, `SystemLibraryTarget`…; empty when
+        /// unknown.
         package var moduleType: String
         /// The target's folder, relative to the package root.
         package var path: String

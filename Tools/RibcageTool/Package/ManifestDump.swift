@@ -32,7 +32,8 @@ package struct ManifestDump: Sendable, Equatable {
         package var dependencies: [DescribedPackage.Dependency]
         /// Swift `-D` defines.
         package var defines: [DescribedPackage.Define]
-        /// The packages of the plugins it uses from other packages (`plugins: [.plugin(name:package:)]`).
+        /// The packages of the plugins it uses from other packages
+        /// (`plugins: [.plugin(name:package:)]`).
         package var pluginPackages: [String] = []
     }
 

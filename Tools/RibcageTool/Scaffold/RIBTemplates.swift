@@ -39,7 +39,8 @@ enum RIBTemplates {
                     super.init(dependency: dependency)
                 }
 
-                /// Builds the component, interactor\(viewless ? "" : ", view controller") and router, and wires them.
+                /// Builds the component, interactor\(viewless ? "" : ", view controller") and
+                /// router, and wires them.
                 public func build(withListener listener: any \(name)Listener) -> any \(name)Routing {
                     _ = \(name)Component(dependency: dependency)
             \(make)

@@ -117,7 +117,8 @@ package struct TestCacheSession: Sendable {
         return stored
     }
 
-    /// `git rev-parse --short HEAD`, with `+changes` when `git status` shows edits; nil outside git.
+    /// `git rev-parse --short HEAD`, with `+changes` when `git status` shows edits; nil outside
+    /// git.
     static func commit(at root: URL) async -> String? {
         guard Shell.isOnPath("git"),
             let head = try? await Shell.run("git", ["rev-parse", "--short", "HEAD"], in: root), head.succeeded

@@ -12,7 +12,8 @@ package struct TestRunner: Sendable {
     package var packageRoot: URL
     /// Stream SwiftPM's and the tests' own output to standard error as well as to the log.
     package var verbose: Bool
-    /// Where xUnit reports, the event stream and logs are written; a fresh temporary folder by default.
+    /// Where xUnit reports, the event stream and logs are written; a fresh temporary folder by
+    /// default.
     package var reportsDirectory: URL
 
     /// Creates a runner for the package at `packageRoot`.
