@@ -10,7 +10,11 @@ import Testing
 /// `TerminalApplication.run(firstFrameAfter:)` on a real pseudo-terminal, in this process: the
 /// first frame waits for the app's preparation and for the terminal's answer to the graphics
 /// query, whichever comes last, and keys typed meanwhile are handled after it.
-@Suite("TerminalApplication: the first frame waits for the preparation", .serialized)
+///
+/// Each check waits for the run loop to have taken the event it follows (`onEventTaken`), not
+/// for the bytes to be read from the terminal, and the query waits ten minutes for its answer
+/// unless a test shortens it: what the tests see does not depend on how busy the machine is.
+@Suite("TerminalApplication: the first frame waits for the preparation", .serialized, .timeLimit(.minutes(1)))
 @MainActor
 struct FirstFrameTests {
     /// A screen that says whether its data was read, and records the frames drawn before each
@@ -48,10 +52,14 @@ struct FirstFrameTests {
         func wait() async { for await _ in stream {} }
     }
 
+    private typealias LoopEvent = TerminalApplication.LoopEvent
+
     private let pair: PseudoTerminalPair
     private let session: TerminalSession
     private let screen = Screen()
     private let application: TerminalApplication
+    /// The events the run loop has taken, in order.
+    private let taken: AsyncStream<LoopEvent>
 
     init() throws {
         pair = try PseudoTerminalPair.open()
@@ -62,7 +70,11 @@ struct FirstFrameTests {
         session = TerminalSession(input: pair.slave, output: pair.slave)
         application = TerminalApplication(
             window: window, session: session, environment: ["TERM": "xterm-256color"])
+        application.kittyGraphicsTimeout = .seconds(600)
         screen.application = application
+        let (taken, continuation) = AsyncStream<LoopEvent>.makeStream()
+        self.taken = taken
+        application.onEventTaken = { continuation.yield($0) }
     }
 
     private func type(_ text: String) {
@@ -70,10 +82,15 @@ struct FirstFrameTests {
         _ = bytes.withUnsafeBytes { write(pair.master, $0.baseAddress, $0.count) }
     }
 
-    /// Whether the application's input thread has read everything typed so far.
-    private var inputIsRead: Bool {
-        var unread: Int32 = 0
-        return ioctl(pair.slave, UInt(FIONREAD), &unread) == 0 && unread == 0
+    /// Waits until the run loop has taken an event that `matches`: handled it, or set it aside
+    /// for after the first frame.
+    private func untilTaken(_ matches: (LoopEvent) -> Bool) async {
+        for await event in taken where matches(event) { return }
+    }
+
+    /// Whether `event` is the terminal's device attributes, the last reply to the query.
+    private static func isDeviceAttributes(_ event: LoopEvent) -> Bool {
+        if case .input(.reply(.deviceAttributes)) = event { true } else { false }
     }
 
     private func closeTerminal() {
@@ -95,22 +112,18 @@ struct FirstFrameTests {
         await started.wait()
         // What an xterm answers: no to the graphics query, its device attributes.
         type("\u{1B}_Gi=31;EINVAL:unsupported\u{1B}\\\u{1B}[?62;22c")
-        let answered = try await TerminalWait.poll(every: .milliseconds(5)) { @MainActor in
-            application.kittyGraphicsAnswer
-        }
-        #expect(answered != nil, "the terminal's answer was taken")
-        type("x")
+        await untilTaken(Self.isDeviceAttributes)
         #expect(
-            try await TerminalWait.poll(every: .milliseconds(5)) { @MainActor in inputIsRead ? true : nil }
-                == true)
+            application.kittyGraphicsAnswer
+                == .unsupported("the terminal refused the graphics query: EINVAL:unsupported"))
+        type("x")
+        await untilTaken { $0 == .input(.key(KeyPress("x"))) }
         #expect(application.fullFrameCount == 0, "no frame before the preparation is done")
         #expect(screen.framesBeforeEachX.isEmpty, "a key typed meanwhile waits for the first frame")
 
         release.send()
-        let drawn = try await TerminalWait.poll(every: .milliseconds(5)) { @MainActor in
-            screen.framesBeforeEachX.isEmpty ? nil : application.fullFrameCount
-        }
-        #expect(drawn == 1)
+        await untilTaken { $0 == .prepared }
+        #expect(application.fullFrameCount == 1)
         #expect(screen.framesBeforeEachX == [1], "the key was handled after the first frame")
         let firstFrame = try #require(application.lastFrame)
         #expect(firstFrame.text().contains("Read") && !firstFrame.text().contains("Reading…"))
@@ -118,7 +131,7 @@ struct FirstFrameTests {
         #expect(try await running.value == .quit)
     }
 
-    @Test(.timeLimit(.minutes(1))) func controlCQuitsWhileAPreparationNeverEnds() async throws {
+    @Test func controlCQuitsWhileAPreparationNeverEnds() async throws {
         defer { closeTerminal() }
         let started = Signal()
         let running = Task { @MainActor [application] in
@@ -137,25 +150,17 @@ struct FirstFrameTests {
 
     @Test func aPreparationDoneBeforeTheAnswerStillWaitsForIt() async throws {
         defer { closeTerminal() }
-        let prepared = Signal()
         let running = Task { @MainActor [application, screen] in
-            try await application.run(firstFrameAfter: {
-                screen.label.text = "Read"
-                prepared.send()
-            })
+            try await application.run(firstFrameAfter: { screen.label.text = "Read" })
         }
-        await prepared.wait()
-        // On a busy machine the query can time out (KittyGraphicsProbe.timeout) before this
-        // line runs, and then the frame rightly comes without the answer.
-        #expect(
-            application.fullFrameCount == 0 || application.kittyGraphicsAnswer != nil,
-            "no frame while the terminal's answer is awaited")
+        await untilTaken { $0 == .prepared }
+        #expect(application.fullFrameCount == 0, "no frame while the terminal's answer is awaited")
+        #expect(application.kittyGraphicsAnswer == nil)
         type("\u{1B}[?62;22c")
-        let drawn = try await TerminalWait.poll(every: .milliseconds(5)) { @MainActor in
-            application.fullFrameCount > 0 ? application.fullFrameCount : nil
-        }
-        #expect(drawn == 1)
-        #expect(application.kittyGraphicsAnswer != nil)
+        await untilTaken(Self.isDeviceAttributes)
+        #expect(application.fullFrameCount == 1)
+        #expect(
+            application.kittyGraphicsAnswer == .unsupported("the terminal did not answer the graphics query"))
         #expect(application.lastFrame?.text().contains("Read") == true)
         application.quit()
         #expect(try await running.value == .quit)
@@ -167,14 +172,37 @@ struct FirstFrameTests {
         // Typed once the session is entered, so the terminal is raw and nothing is echoed.
         _ = try await TerminalWait.poll(every: .milliseconds(5)) { @MainActor in session.isActive ? true : nil
         }
+        #expect(application.fullFrameCount == 0, "no frame while the terminal's answer is awaited")
         type("\u{1B}[?62;22c")
-        let drawn = try await TerminalWait.poll(every: .milliseconds(5)) { @MainActor in
-            application.fullFrameCount > 0 ? application.fullFrameCount : nil
-        }
-        #expect(drawn == 1)
+        await untilTaken(Self.isDeviceAttributes)
+        #expect(application.fullFrameCount == 1)
+        #expect(
+            application.kittyGraphicsAnswer == .unsupported("the terminal did not answer the graphics query"),
+            "the answer let the frame out, not the time limit")
         #expect(
             application.lastFrame?.text().contains("Reading…") == true,
             "\(application.lastFrame?.text() ?? "")")
+        application.quit()
+        #expect(try await running.value == .quit)
+    }
+
+    @Test func aTerminalThatAnswersNothingGetsItsFirstFrameOnceTheTimeIsUp() async throws {
+        defer { closeTerminal() }
+        application.kittyGraphicsTimeout = .milliseconds(20)
+        let running = Task { @MainActor [application] in try await application.run() }
+        await untilTaken { $0 == .probeTimedOut }
+        #expect(application.fullFrameCount == 1)
+        #expect(
+            application.kittyGraphicsAnswer
+                == .unsupported("the terminal answered no query within 0.02 seconds"))
+        // A kitty that answers too late changes nothing: the frames stay in half blocks.
+        type("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c")
+        await untilTaken(Self.isDeviceAttributes)
+        #expect(
+            application.kittyGraphicsAnswer
+                == .unsupported("the terminal answered no query within 0.02 seconds"))
+        #expect(!application.capabilities.kittyGraphics)
+        #expect(application.fullFrameCount == 1)
         application.quit()
         #expect(try await running.value == .quit)
     }

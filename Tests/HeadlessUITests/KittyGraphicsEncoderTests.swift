@@ -119,12 +119,17 @@ struct KittyGraphicsEncoderTests {
 
     @Test func silenceIsANoAfterTheTimeoutAndAnAnswerAfterItChangesNothing() throws {
         var probe = KittyGraphicsProbe()
+        #expect(probe.timeout == .milliseconds(250), "the default")
         #expect(probe.answer == nil)
-        #expect(
-            probe.timedOut()
-                == .unsupported("the terminal answered no query within \(KittyGraphicsProbe.timeout)"))
+        #expect(probe.timedOut() == .unsupported("the terminal answered no query within 0.25 seconds"))
         #expect(probe.receive(.kittyGraphics(id: 31, message: "OK")) == probe.answer)
         #expect(probe.answer != .supported)
+    }
+
+    @Test func aGivenTimeoutIsTheOneTheNoNames() {
+        var probe = KittyGraphicsProbe(timeout: .seconds(2))
+        #expect(probe.timeout == .seconds(2))
+        #expect(probe.timedOut() == .unsupported("the terminal answered no query within 2.0 seconds"))
     }
 
     @Test func terminalsThatWouldShowTheQueryAreNotAsked() {

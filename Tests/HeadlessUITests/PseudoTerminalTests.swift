@@ -7,14 +7,24 @@ import Testing
 /// demo's own session, input thread, decoder, graphics query and frames, against a terminal
 /// that speaks kitty's graphics protocol, one that does not, and one that answers nothing. Each
 /// wait is for the whole frame that the test then reads (``TerminalWait``).
+///
+/// The demo's wait for the graphics answer is set for each test (`--graphics-timeout`), so that
+/// no test depends on how soon a loaded machine reads the terminal's reply: a terminal that
+/// answers gets a minute (the answer ends the wait), the one that answers nothing two seconds.
 @Suite("A pseudo-terminal: headlessui-demo asks the terminal about kitty graphics", .serialized)
 struct PseudoTerminalTests {
-    /// Starts the demo showing the test picture on a terminal of cells of 10×20 pixels.
+    /// Starts the demo showing the test picture on a terminal of cells of 10×20 pixels; the
+    /// demo waits `graphicsTimeout` for the answer to its graphics query.
     private func startDemo(
-        kittyGraphics: Bool, answers: Bool = true, columns: UInt16 = 80, rows: UInt16 = 24
+        kittyGraphics: Bool, answers: Bool = true, graphicsTimeout: Duration = .seconds(60),
+        columns: UInt16 = 80, rows: UInt16 = 24
     ) throws -> PseudoTerminalSession {
-        try PseudoTerminalSession(
-            [try HeadlessUIDemo.path(), "--image", HeadlessUIDemo.picture],
+        let milliseconds = graphicsTimeout / .milliseconds(1)
+        return try PseudoTerminalSession(
+            [
+                try HeadlessUIDemo.path(), "--image", HeadlessUIDemo.picture, "--graphics-timeout",
+                String(Int(milliseconds)),
+            ],
             environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"],
             columns: columns, rows: rows, cellPixels: (10, 20), kittyGraphics: kittyGraphics,
             answers: answers)
@@ -113,17 +123,29 @@ struct PseudoTerminalTests {
     @Test func aTerminalThatAnswersNothingGetsItsFirstFrameAfterTheTimeoutWithTheKeysTypedMeanwhile()
         async throws
     {
-        let demo = try startDemo(kittyGraphics: true, answers: false)
+        // Two seconds: keys typed as soon as the query is out are read long before the time is
+        // up, even on a loaded machine.
+        // 120 columns, so that the answer printed at the end fits on its line.
+        let demo = try startDemo(
+            kittyGraphics: true, answers: false, graphicsTimeout: .seconds(2), columns: 120)
         defer { demo.close() }
         // The query is out, so the session is entered: keys typed now wait for the answer.
         try await demo.waitFor { !$0.graphics.commands.isEmpty }
         demo.send("\u{1B}[B\r")  // Down, Enter
         try await demo.waitFor { $0.text.contains("Oat milk is item 1 of 8") }
+        let first = try #require(demo.firstFrame)
+        #expect(HeadlessUIDemo.listIsDrawn(first.text), "\(first.text)")
+        #expect(
+            !first.text.contains("Oat milk is item 1 of 8"), "the keys were handled after the first frame")
         demo.send("\u{1B}\u{1B}3")  // Esc back, then Alt-3
-        let shown = try await demo.waitFor { showsThePicture($0, kittyGraphics: false) }
+        let shown = try await demo.waitFor { showsThePicture($0, columns: 120, kittyGraphics: false) }
         #expect(shown.graphics.placements.isEmpty)
         demo.send("\u{03}")
         #expect(try await demo.exitStatus() == 0)
         #expect(demo.terminal.graphics.transmissions == 0, "no picture was ever sent")
+        // Printed once the screen is the shell's again.
+        #expect(
+            demo.terminal.text.contains("the terminal answered no query within 2.0 seconds"),
+            "\(demo.terminal.text)")
     }
 }

@@ -2,8 +2,11 @@
 // runtime by hand and for its real-terminal test under tmux.
 //
 //     swift run headlessui-demo [--pid-file PATH] [--image PATH] [--use-up-descriptors]
-//                               [--exit-on-usr1]
+//                               [--exit-on-usr1] [--graphics-timeout MS]
 //
+// `--graphics-timeout` sets how long the demo waits for a terminal that answers nothing to the
+// graphics query (250 ms by default): PseudoTerminalTests gives a terminal that answers a long
+// one, so that a busy machine cannot time the query out before the answer is read.
 // `--exit-on-usr1` makes SIGUSR1 call `exit(3)` while the session is entered, as a program
 // that ends without returning from `run()`: TerminalApplicationRunTests checks that the
 // session is left on the way out.
@@ -35,6 +38,16 @@ if let index = arguments.firstIndex(of: "--pid-file"), index + 1 < arguments.cou
     }
 }
 
+/// The `--graphics-timeout` given, in milliseconds, if any.
+let graphicsTimeout: Duration? = arguments.firstIndex(of: "--graphics-timeout").map { index in
+    guard index + 1 < arguments.count, let milliseconds = Int(arguments[index + 1]), milliseconds >= 0 else {
+        FileHandle.standardError.write(
+            Data("headlessui-demo: --graphics-timeout takes a number of milliseconds\n".utf8))
+        exit(64)
+    }
+    return .milliseconds(milliseconds)
+}
+
 if arguments.contains("--use-up-descriptors") {
     var limit = rlimit()
     getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
@@ -48,6 +61,7 @@ func runDemo() async -> Int32 {
     let window = DemoApp.makeWindow(
         size: Terminal.size() ?? Size(width: 80, height: 24), imagePath: imagePath)
     let application = TerminalApplication(window: window)
+    if let graphicsTimeout { application.kittyGraphicsTimeout = graphicsTimeout }
     do {
         if arguments.contains("--exit-on-usr1") {
             let usr1 = try SignalEvents.stream([SIGUSR1])

@@ -7,7 +7,7 @@
 /// for event in decoder.feed(bytesRead) {
 ///     if case .reply(let reply) = event, let answer = probe.receive(reply) { … }
 /// }
-/// // nothing within KittyGraphicsProbe.timeout: probe.timedOut()
+/// // nothing within probe.timeout: probe.timedOut()
 /// ```
 ///
 /// The query asks about a one-pixel image, then for the primary device attributes, which
@@ -27,16 +27,21 @@ public struct KittyGraphicsProbe: Sendable {
 
     /// The image number the query asks about, which the answer names.
     public let id: UInt32
-    /// How long to wait for a terminal that answers nothing before taking it as a no. Local
-    /// terminals answer within a millisecond, over ssh within a round trip.
-    public static let timeout: Duration = .milliseconds(250)
+    /// How long to wait for a terminal that answers nothing before taking it as a no
+    /// (``timedOut()``); the caller keeps the time.
+    public let timeout: Duration
+    /// The ``timeout`` unless one is given: local terminals answer within a millisecond, over
+    /// ssh within a round trip.
+    public static let defaultTimeout: Duration = .milliseconds(250)
 
     /// The answer, once known.
     public private(set) var answer: Answer?
 
-    /// A probe whose query asks about image `id` (any number but 0; kitty's own programs use 31).
-    public init(id: UInt32 = 31) {
+    /// A probe whose query asks about image `id` (any number but 0; kitty's own programs use 31)
+    /// and that gives a silent terminal `timeout`.
+    public init(id: UInt32 = 31, timeout: Duration = defaultTimeout) {
         self.id = id
+        self.timeout = timeout
     }
 
     /// What to write to the terminal.
@@ -97,7 +102,7 @@ public struct KittyGraphicsProbe: Sendable {
     @discardableResult
     public mutating func timedOut() -> Answer {
         if let answer { return answer }
-        let answer = Answer.unsupported("the terminal answered no query within \(Self.timeout)")
+        let answer = Answer.unsupported("the terminal answered no query within \(timeout)")
         self.answer = answer
         return answer
     }

@@ -43,7 +43,7 @@ import Layout
 ///   graphics protocol (``KittyGraphicsProbe``, unless ``detectsKittyGraphics`` is off); if it
 ///   does, ``ImageView``s show their pictures through it, else as half blocks. Keys typed while
 ///   it waits for the answer are handled after the first frame; a terminal that answers nothing
-///   delays that frame by ``KittyGraphicsProbe/timeout`` at most.
+///   delays that frame by ``kittyGraphicsTimeout`` at most.
 /// - **Launch.** The first frame can also wait for the app's own start-up work
 ///   (``run(firstFrameAfter:)``), which runs meanwhile, so that it shows what was read rather
 ///   than an empty screen that fills a moment later.
@@ -81,6 +81,12 @@ public final class TerminalApplication {
     /// unless the environment names a terminal that must not be asked
     /// (``KittyGraphicsProbe/mayAsk(environment:)``: tmux, GNU screen, the Linux console).
     public var detectsKittyGraphics = true
+    /// How long ``run(firstFrameAfter:)`` waits for a terminal that answers nothing to the
+    /// graphics query before it takes the silence as a no and draws the first frame;
+    /// ``KittyGraphicsProbe/defaultTimeout`` (250 ms) by default. Longer suits a terminal at the
+    /// end of a slow link; a test sets a long one to keep the query unanswered while it looks,
+    /// or a short one to see it time out.
+    public var kittyGraphicsTimeout = KittyGraphicsProbe.defaultTimeout
     /// The terminal's answer to the graphics query, once ``run(firstFrameAfter:)`` has it; when
     /// the terminal was not asked, why pictures are half blocks
     /// (``KittyGraphicsProbe/reasonNotToAsk(environment:)``, or ``detectsKittyGraphics`` off).
@@ -97,6 +103,10 @@ public final class TerminalApplication {
     /// How many frames were written in full (the first, after resizes, resumes and Ctrl-L), for
     /// the tests that a redraw costs one full frame and no more.
     package private(set) var fullFrameCount = 0
+    /// Hears each event ``run(firstFrameAfter:)`` has taken, once it is done with it: handled,
+    /// or set aside until the first frame. For the tests that wait for the run loop itself,
+    /// rather than for the bytes they typed to be read.
+    package var onEventTaken: (@MainActor (LoopEvent) -> Void)?
 
     private var writer: FrameWriter
     private let output: ([UInt8]) -> Void
@@ -232,7 +242,8 @@ public final class TerminalApplication {
 
     // MARK: The run loop
 
-    private enum LoopEvent: Sendable {
+    /// What the run loop takes, in the order it arrives.
+    package enum LoopEvent: Sendable, Hashable {
         case input(InputEvent)
         case inputEnded
         case signal(Int32)
@@ -287,11 +298,12 @@ public final class TerminalApplication {
             for await event in input { continuation.yield(.input(event)) }
             continuation.yield(.inputEnded)
         }
-        var probe: KittyGraphicsProbe? = detectsKittyGraphics ? KittyGraphicsProbe() : nil
+        var probe: KittyGraphicsProbe? =
+            detectsKittyGraphics ? KittyGraphicsProbe(timeout: kittyGraphicsTimeout) : nil
         let timeoutTask = probe.map { probe in
             session.write(probe.query)
             return Task {
-                try await Task.sleep(for: KittyGraphicsProbe.timeout)
+                try await Task.sleep(for: probe.timeout)
                 continuation.yield(.probeTimedOut)
             }
         }
@@ -359,6 +371,7 @@ public final class TerminalApplication {
                 }
                 drawFirstFrameWhenReady()
             }
+            onEventTaken?(event)
             if exitReason != nil { break }
         }
         return exitReason ?? .endOfInput
