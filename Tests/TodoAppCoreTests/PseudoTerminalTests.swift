@@ -141,6 +141,40 @@ struct PseudoTerminalTests {
         #expect(try await session.exitStatus() == 0)
     }
 
+    /// Another process keeps the data folder's lock past the app's wait at launch (5 s): the
+    /// status line says the folder is in use and nothing was changed (it said the data was
+    /// "unreadable and set aside"), the list says what to do instead of "Nothing here", and
+    /// the files are as they were, with every todo there at the next launch.
+    @Test func launchWhileAnotherProcessKeepsTheLockPastTheWaitSaysTheFolderIsInUse() async throws {
+        let home = try TemporaryHome()
+        let app = try AppProcess("TodoAppDog", home: home.url)
+        let folder = home.url.appendingPathComponent("data/TodoApp-Dog", isDirectory: true)
+        try await StoredTodoRepository(folder: folder).replace(with: [Todo(title: "buy milk")])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let homeFolder = home.url
+        let session = try await whileAnotherProcessHoldsTheLock(of: folder) {
+            let session = try start(app, home: homeFolder)
+            try await session.waitFor {
+                $0.text.contains("Data folder in use by another process: todos not read, nothing changed.")
+                    && $0.text.contains("? Help")
+            }
+            return session
+        }
+        defer { session.close() }
+        let screen = session.terminal.text
+        // The rows as one line of words, so that the notice reads whole however it wraps.
+        let words = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        #expect(words.contains("The todos were not read: another process kept"), "\(screen)")
+        #expect(words.contains("Nothing was changed, and the stored todos are intact."), "\(screen)")
+        #expect(!screen.contains("Nothing here"), "\(screen)")
+        #expect(!screen.contains("set aside") && !screen.contains("unreadable"), "\(screen)")
+        session.send("q")
+        #expect(try await session.exitStatus() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == files)
+        #expect(try await StoredTodoRepository(folder: folder).loadTodos().map(\.title) == ["buy milk"])
+    }
+
     /// Adds a todo and quits at once, while the save waits for the lock: the app has left the
     /// alternate screen, says it is saving, and still runs.
     private static func saveAndQuit(_ session: PseudoTerminalSession) async throws {

@@ -46,6 +46,7 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         }
         summaryLabel.textStyle = TextStyle(isDim: true)
         emptyLabel.textStyle = TextStyle(isDim: true)
+        emptyLabel.numberOfLines = 0
         tableView.dataSource = self
         tableView.delegate = self
         tableView.register(TodoCell.self, forCellReuseIdentifier: "todo")
@@ -82,7 +83,7 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         let active = state.list.activeCount
         summaryLabel.text =
             "\(active) active, \(total - active) done · showing \(state.filter.rawValue) (\(todos.count))"
-        emptyLabel.text = state.isLoaded ? Self.emptyText : "Reading the todos…"
+        emptyLabel.text = state.isLoaded ? state.notRead ?? Self.emptyText : "Reading the todos…"
         emptyLabel.isHidden = !todos.isEmpty
         navigationController?.tabBarItem.badgeValue = active > 0 ? "\(active)" : nil
         tableView.reloadData()
