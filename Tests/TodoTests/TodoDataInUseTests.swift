@@ -36,6 +36,12 @@ struct TodoDataInUseTests {
         for text in [screen, status?.text ?? ""] {
             #expect(!text.contains("set aside") && !text.contains("unreadable"), "\(text)")
         }
+
+        // A todo added now is saved, and the list still says the stored ones are not on it.
+        await todo.perform("new")
+        await todo.perform("save eggs")
+        #expect(todo.dependency.repository.saveCount == 1)
+        #expect(todo.list.summaryLabel.text == "1 active, 0 done · showing all (1) · stored todos not read")
     }
 
     @Test("another read failure keeps its own status, and the empty list its usual invitation")

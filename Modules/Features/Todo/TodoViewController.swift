@@ -83,6 +83,8 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         let active = state.list.activeCount
         summaryLabel.text =
             "\(active) active, \(total - active) done · showing \(state.filter.rawValue) (\(todos.count))"
+        // The counts are of this launch's todos only: the stored ones were never read.
+        if state.notRead != nil { summaryLabel.text += " · stored todos not read" }
         emptyLabel.text = state.isLoaded ? state.notRead ?? Self.emptyText : "Reading the todos…"
         emptyLabel.isHidden = !todos.isEmpty
         navigationController?.tabBarItem.badgeValue = active > 0 ? "\(active)" : nil
