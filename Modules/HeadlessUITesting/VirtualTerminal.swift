@@ -137,7 +137,8 @@ public struct VirtualTerminal: Sendable {
     }
 
     /// The next row, in the same column (a pending wrap stays pending); on the bottom row the
-    /// screen scrolls up a row instead, and the top row is gone.
+    /// screen scrolls up a row instead, and the top row is gone. Kitty placements stay where they
+    /// were, where kitty would scroll them with the text.
     private mutating func lineFeed() {
         guard cursor.y == screen.height - 1 else {
             cursor.y += 1
