@@ -206,6 +206,13 @@ public struct VirtualTerminal: Sendable {
             let row = max(1, numbers.first ?? 1) - 1
             cursor = Canvas.Position(
                 x: max(0, min(column, screen.width - 1)), y: max(0, min(row, screen.height - 1)))
+        case UInt8(ascii: "J") where (numbers.first ?? 0) == 0:
+            // Erase from the cursor to the end of the screen, as blank cells.
+            for y in cursor.y..<screen.height {
+                for x in (y == cursor.y ? cursor.x : 0)..<screen.width {
+                    screen.replace(x: x, y: y, with: " ", style: .plain)
+                }
+            }
         case UInt8(ascii: "J") where numbers.first == 2:
             // Kitty's protocol: clearing the screen clears its pictures too.
             screen = Canvas(width: screen.width, height: screen.height)

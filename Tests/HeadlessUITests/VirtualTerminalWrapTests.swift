@@ -6,7 +6,8 @@ import Testing
 /// ``VirtualTerminal`` wraps text at the right margin as a real terminal does, so that a test
 /// reading the screen through it sees what a user sees. Each case is bytes written on a blank
 /// 10×4 screen and what tmux shows for them (its pane's rows and cursor), which
-/// `tmuxShowsTheSame` checks again in a real tmux pane.
+/// `tmuxShowsTheSame` checks again in a real tmux pane. (Erasing is here too, as the
+/// pending wrap changes what it erases.)
 @Suite("VirtualTerminal: auto-wrap at the right margin (DECAWM), as tmux shows it")
 struct VirtualTerminalWrapTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -42,6 +43,13 @@ struct VirtualTerminalWrapTests {
         Case(
             "erasing to the end of the row while the wrap is pending erases nothing", "0123456789\u{1B}[K",
             rows: ["0123456789"], cursor: (10, 0)),
+        Case(
+            "erasing to the end of the screen clears from the cursor down",
+            "aaaaaaaaaabbbbbbbbbbcc\u{1B}[2;4H\u{1B}[J",
+            rows: ["aaaaaaaaaa", "bbb"], cursor: (3, 1)),
+        Case(
+            "erasing to the end of the screen while the wrap is pending keeps the last column",
+            "aaaaaaaaaabbbbbbbbbbcc\u{1B}[1;10Hx\u{1B}[J", rows: ["aaaaaaaaax"], cursor: (10, 0)),
         Case(
             "a cursor position ends the pending wrap", "0123456789\u{1B}[2;3HX", rows: ["0123456789", "  X"],
             cursor: (3, 1)),
