@@ -4,7 +4,16 @@ import HeadlessUI
 /// positioning, erasing, SGR styles, the private modes (alternate screen, cursor visibility,
 /// synchronized output, bracketed paste, mouse; the alternate screen keeps the main screen and
 /// its cursor to show again when it is left) and, when made with `kittyGraphics`, kitty's
-/// graphics protocol (``graphics``). Tests replay a ``FrameWriter``'s bytes on it and compare
+/// graphics protocol (``graphics``).
+///
+/// Text wraps at the right margin as in a real terminal, whose auto-wrap (DECAWM, mode 7) is on
+/// until `ESC [ ? 7 l`: a character in the last column leaves the cursor past it, and only the
+/// next printable character goes to the start of the next row (the "pending wrap"); a carriage
+/// return or a cursor position cancels it. A line feed on the bottom row scrolls the screen up.
+/// With auto-wrap off, the last column is written over and what does not fit is dropped. These
+/// are tmux's rules, which `VirtualTerminalWrapTests` checks on the same bytes; xterm differs in
+/// two corners that HeadlessUI avoids: there, erasing (`ESC [ K`) while a wrap is pending erases
+/// the last column, and a line feed cancels the pending wrap. Tests replay a ``FrameWriter``'s bytes on it and compare
 /// what it shows with the canvas that was drawn, so that a diff that forgets a cell, or moves
 /// one, fails.
 ///
@@ -20,10 +29,11 @@ import HeadlessUI
 public struct VirtualTerminal: Sendable {
     /// The screen's cells.
     public private(set) var screen: Canvas
-    /// The cursor's cell.
+    /// The cursor's cell. After a character in the last column `x` is the width, one past it,
+    /// as tmux reports it: the next character wraps first.
     public private(set) var cursor = Canvas.Position(x: 0, y: 0)
-    /// The private modes turned on (`?1049`, `?25`, …), by number.
-    public private(set) var modes: Set<Int> = [25]
+    /// The private modes turned on (`?1049`, `?25`, `?7`, …), by number.
+    public private(set) var modes: Set<Int> = [7, 25]
     /// How many bytes it was given.
     public private(set) var byteCount = 0
     /// Kitty's graphics protocol: the images, the placements and the commands given.
@@ -56,6 +66,9 @@ public struct VirtualTerminal: Sendable {
 
     /// Whether the alternate screen is on (mode 1049).
     public var isAlternateScreen: Bool { modes.contains(1049) }
+
+    /// Whether text wraps at the right margin (DECAWM, mode 7), as it does until `ESC [ ? 7 l`.
+    public var isAutoWrapOn: Bool { modes.contains(7) }
 
     /// Resizes the screen as a terminal emulator does: the cells that still fit stay where they
     /// were and the rest is blank, so that a program that redraws only part of the screen after
@@ -95,7 +108,7 @@ public struct VirtualTerminal: Sendable {
                 cursor.x = 0
                 index += 1
             } else if byte == 0x0A {
-                cursor.y = min(screen.height - 1, cursor.y + 1)
+                lineFeed()
                 index += 1
             } else if byte < 0x20 {
                 index += 1
@@ -112,9 +125,32 @@ public struct VirtualTerminal: Sendable {
 
     private mutating func put(_ character: Character) {
         let width = max(1, character.terminalWidth)
-        guard cursor.y < screen.height, cursor.x + width <= screen.width else { return }
+        guard cursor.y < screen.height, width <= screen.width else { return }
+        if cursor.x + width > screen.width {
+            // No room left on the row: the pending wrap, or a wide character in the last column.
+            guard isAutoWrapOn else { return }
+            cursor.x = 0
+            lineFeed()
+        }
         screen.replace(x: cursor.x, y: cursor.y, with: character, style: style)
-        cursor.x = min(screen.width, cursor.x + width)
+        cursor.x = isAutoWrapOn ? cursor.x + width : min(screen.width - 1, cursor.x + width)
+    }
+
+    /// The next row, in the same column (a pending wrap stays pending); on the bottom row the
+    /// screen scrolls up a row instead, and the top row is gone. Kitty placements stay where they
+    /// were, where kitty would scroll them with the text.
+    private mutating func lineFeed() {
+        guard cursor.y == screen.height - 1 else {
+            cursor.y += 1
+            return
+        }
+        var scrolled = Canvas(width: screen.width, height: screen.height)
+        for y in stride(from: 1, to: screen.height, by: 1) {
+            for x in 0..<screen.width where !screen[x, y].isContinuation {
+                scrolled.replace(x: x, y: y - 1, with: screen[x, y].character, style: screen[x, y].style)
+            }
+        }
+        screen = scrolled
     }
 
     /// Interprets the escape sequence at `start`; returns its length, or `nil` when it is not
@@ -165,8 +201,18 @@ public struct VirtualTerminal: Sendable {
         .map { Int($0) ?? 0 }
         switch final {
         case UInt8(ascii: "H"):
+            // Kept on the screen, as terminals do; it ends a pending wrap.
+            let column = max(1, numbers.count > 1 ? numbers[1] : 1) - 1
+            let row = max(1, numbers.first ?? 1) - 1
             cursor = Canvas.Position(
-                x: max(1, numbers.count > 1 ? numbers[1] : 1) - 1, y: max(1, numbers.first ?? 1) - 1)
+                x: max(0, min(column, screen.width - 1)), y: max(0, min(row, screen.height - 1)))
+        case UInt8(ascii: "J") where (numbers.first ?? 0) == 0:
+            // Erase from the cursor to the end of the screen, as blank cells.
+            for y in cursor.y..<screen.height {
+                for x in (y == cursor.y ? cursor.x : 0)..<screen.width {
+                    screen.replace(x: x, y: y, with: " ", style: .plain)
+                }
+            }
         case UInt8(ascii: "J") where numbers.first == 2:
             // Kitty's protocol: clearing the screen clears its pictures too.
             screen = Canvas(width: screen.width, height: screen.height)

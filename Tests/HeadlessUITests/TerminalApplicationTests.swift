@@ -151,7 +151,7 @@ struct TerminalApplicationTests {
         pilot.press(KeyPress(.delete))
         #expect(failures == ["Select an item to delete."])
         let help = KeyCommand.helpText(for: app.window.availableKeyCommands)
-        #expect(help.contains("d, delete N      Delete the selected item, or item N"))
+        #expect(help.contains("d/Del, delete N        Delete the selected item, or item N"))
         #expect(help.contains("tab NAME"))
     }
 
@@ -296,7 +296,7 @@ struct WindowKeyCommandTests {
         #expect(quits == 2)
         #expect(pilot.screen.contains("d Delete  ? Help  q Quit"))
         let help = KeyCommand.helpText(for: app.window.availableKeyCommands)
-        #expect(help.hasSuffix("q, quit          Leave the app"))
+        #expect(help.hasSuffix("q, quit                Leave the app"))
         #expect(!help.contains("Delete all"))
         #expect(app.window.commandCompletions(for: "de") == ["delete"])
         #expect(app.window.commandCompletions(for: "") == ["back", "delete", "quit", "tab"])

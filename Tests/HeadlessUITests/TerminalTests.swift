@@ -68,7 +68,37 @@ struct TerminalTests {
         var written = ""
         let screen = TerminalScreen(mode: .live, styled: true) { written += $0 }
         screen.present(withStyledCell(Canvas(width: 3, height: 2)))
-        #expect(written == "\u{1B}[H\u{1B}[0m\u{1B}[1ma\u{1B}[0m  \u{1B}[K\r\n   \u{1B}[K\u{1B}[J")
+        #expect(written == "\u{1B}[H\u{1B}[0m\u{1B}[1ma\u{1B}[0m  \r\n\u{1B}[J   ")
+    }
+
+    /// A row that reaches the last column leaves the cursor waiting past it (the pending wrap),
+    /// where xterm's erase to the end of the line would erase that column: the row's last cell
+    /// is lost. So only shorter rows are erased to their end, and the screen below is cleared
+    /// before the last row is written.
+    @Test func aLiveScreenNeverErasesAfterARowThatReachesTheLastColumn() {
+        var written = ""
+        let screen = TerminalScreen(mode: .live, styled: false) { written += $0 }
+        let frame = rendered(["abc", "a", "abc"], width: 3)
+        screen.present(frame)
+        #expect(written == "\u{1B}[H" + "abc\r\n" + "a\u{1B}[K\r\n" + "\u{1B}[J" + "abc")
+
+        // Over an earlier, fuller frame on a taller terminal, it shows the new frame alone.
+        var terminal = VirtualTerminal(width: 3, height: 4)
+        terminal.apply(Array("xxxxxxxxxxxx".utf8))
+        terminal.apply(Array(written.utf8))
+        #expect(
+            terminal.text.split(separator: "\n", omittingEmptySubsequences: false) == ["abc", "a", "abc", ""])
+    }
+
+    /// A canvas `width` wide with `rows`, drawn by labels as any view draws.
+    private func rendered(_ rows: [String], width: Int) -> Canvas {
+        let root = View(frame: Rect(x: 0, y: 0, width: Double(width), height: Double(rows.count)))
+        for (y, text) in rows.enumerated() {
+            let label = Label(text)
+            label.frame = Rect(x: 0, y: Double(y), width: Double(width), height: 1)
+            root.addSubview(label)
+        }
+        return Renderer.render(root)
     }
 
     private func withStyledCell(_ canvas: Canvas) -> Canvas {

@@ -28,6 +28,29 @@ struct WidgetTests {
         #expect(label.frame.size == Size(width: 10, height: 3))
     }
 
+    /// A label whose width its constraints fix keeps that width when its text changes, so no
+    /// size change calls its layoutSubviews: the new text must be wrapped all the same.
+    @Test func aPinnedMultiLineLabelWrapsTextThatGrowsAfterItsFirstLayout() throws {
+        let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        let label = Label("short")
+        label.numberOfLines = 0
+        root.addSubview(label)
+        try label.ndl.makeConstraints { make in
+            make.top.leading.equalToSuperview()
+            make.width.equalTo(10)
+        }
+        func lines() -> [String] { Renderer.render(root).lines.filter { !$0.isEmpty } }
+        #expect(lines() == ["short"])
+        label.text = "one two three four five six"
+        #expect(lines() == ["one two", "three four", "five six"])
+        #expect(label.frame.size == Size(width: 10, height: 3))
+        label.text = "short again"
+        #expect(lines() == ["short", "again"])
+        label.text = "short"
+        #expect(lines() == ["short"])
+        #expect(label.frame.size == Size(width: 10, height: 1))
+    }
+
     @Test func aLineLimitTruncatesTheLastLine() throws {
         let label = Label("one two three four five six")
         label.numberOfLines = 2

@@ -132,6 +132,12 @@ struct AppShellTests {
             let pilot = TerminalPilot(window: window, size: size)
             await press(pilot, KeyPress("?"))
             assertSnapshot(pilot.screen + "\n", named: "help-\(width)x\(height)")
+            if width == 80 {
+                // Every key of a command that has several, not only the first.
+                for forms in ["Space/x, done N", "d/Del, delete N", "Alt-1/Alt-2, tab NAME", "?/F1, help"] {
+                    #expect(pilot.screen.contains(forms), "\(forms)")
+                }
+            }
             // The help covers the screen cleanly: every row is the box's, edge to edge, with
             // nothing of the list under it showing at the sides.
             let rows = pilot.screen.split(separator: "\n", omittingEmptySubsequences: false)

@@ -23,11 +23,12 @@ struct LaunchTests {
         let firstFrame = try #require(relaunched.output.components(separatedBy: "> quit\n").first)
         #expect(
             firstFrame.contains("1. [ ] kept") && firstFrame.contains("2. [ ] also kept"), "\(firstFrame)")
-        #expect(firstFrame.contains("Todos: stored data was unreadable"), "\(firstFrame)")
+        #expect(firstFrame.contains("Todos: stored data could not be read"), "\(firstFrame)")
         #expect(!firstFrame.contains("Reading the todos"))
         let again = try await app.run(["quit"], arguments: ["--offline"])
         let frame = try #require(again.output.components(separatedBy: "> quit\n").first)
         #expect(
-            frame.contains("2. [ ] also kept") && !frame.contains("unreadable"), "reported once: \(frame)")
+            frame.contains("2. [ ] also kept") && !frame.contains("could not be read"),
+            "reported once: \(frame)")
     }
 }

@@ -141,6 +141,57 @@ struct PseudoTerminalTests {
         #expect(try await session.exitStatus() == 0)
     }
 
+    /// Another process keeps the data folder's lock past the app's wait at launch (5 s): the
+    /// status line says the folder is in use and nothing was changed (it said the data was
+    /// "unreadable and set aside"), the list says what to do instead of "Nothing here", and the
+    /// files are as they were. A todo added once the lock is free is kept with the stored ones.
+    @Test func launchWhileAnotherProcessKeepsTheLockPastTheWaitSaysTheFolderIsInUse() async throws {
+        let home = try TemporaryHome()
+        let app = try AppProcess("TodoAppDog", home: home.url)
+        let folder = home.url.appendingPathComponent("data/TodoApp-Dog", isDirectory: true)
+        try await StoredTodoRepository(folder: folder).replace(with: [Todo(title: "buy milk")])
+        let stored = try Self.contents(of: folder)
+        let homeFolder = home.url
+        let session = try await whileAnotherProcessHoldsTheLock(of: folder) {
+            let session = try start(app, home: homeFolder)
+            try await session.waitFor {
+                $0.text.contains("Data folder in use by another process: todos not read, nothing changed.")
+                    && $0.text.contains("? Help")
+            }
+            return session
+        }
+        defer { session.close() }
+        let screen = session.terminal.text
+        // The rows as one line of words, so that the notice reads whole however it wraps.
+        let words = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        #expect(words.contains("The todos were not read: another process kept"), "\(screen)")
+        #expect(words.contains("Nothing was changed, and the stored todos are intact."), "\(screen)")
+        #expect(!screen.contains("Nothing here"), "\(screen)")
+        #expect(!screen.contains("set aside") && !screen.contains("unreadable"), "\(screen)")
+        #expect(try Self.contents(of: folder) == stored, "nothing was set aside or written")
+
+        session.send("n")
+        try await session.waitFor { $0.text.contains("New todo") }
+        session.send("eggs\r")
+        try await session.waitFor {
+            $0.text.contains("1. [ ] eggs") && $0.text.contains("stored todos not read")
+        }
+        session.send("q")
+        #expect(try await session.exitStatus() == 0)
+        #expect(
+            try await StoredTodoRepository(folder: folder).loadTodos().map(\.title) == ["buy milk", "eggs"])
+    }
+
+    /// Every file in `folder`, by name, with its bytes.
+    private static func contents(of folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return files
+    }
+
     /// Adds a todo and quits at once, while the save waits for the lock: the app has left the
     /// alternate screen, says it is saving, and still runs.
     private static func saveAndQuit(_ session: PseudoTerminalSession) async throws {

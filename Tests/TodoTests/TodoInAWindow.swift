@@ -5,18 +5,19 @@ import Testing
 
 @testable import Todo
 
-/// The Todo RIB built over a ``TodoDependencyMock`` holding one todo, "milk", its list in a
+/// The Todo RIB built over a ``TodoDependencyMock`` (by default holding one todo, "milk"), its list in a
 /// navigation controller in a 60×16 window, activated and loaded: what the router's and the
 /// keys' tests drive. A test deactivates ``router`` when it is done.
 @MainActor
 struct TodoInAWindow {
-    let dependency = TodoDependencyMock(titles: ["milk"])
+    let dependency: TodoDependencyMock
     let router: TodoRouter
     let list: TodoViewController
     let navigation: NavigationController
     let window = Window(size: Size(width: 60, height: 16))
 
-    init() async throws {
+    init(dependency: TodoDependencyMock = TodoDependencyMock(titles: ["milk"])) async throws {
+        self.dependency = dependency
         let built = TodoBuilder(dependency: dependency).build(withListener: TodoListenerMock())
         router = try #require(built as? TodoRouter)
         list = try #require(router.viewController as? TodoViewController)

@@ -13,8 +13,9 @@ final class TodoDependencyMock: TodoDependency {
     var todoRepository: any TodoRepository { repository }
     var screenPreferences: any ScreenPreferencesRepository { preferences }
 
-    init(titles: [String] = []) {
-        repository = InMemoryTodoRepository(titles.map { Todo(title: $0) })
+    /// A list of `titles`, or, with `loadFailure`, a list whose read throws it.
+    init(titles: [String] = [], loadFailure: RepositoryError? = nil) {
+        repository = InMemoryTodoRepository(titles.map { Todo(title: $0) }, loadFailure: loadFailure)
     }
 }
 

@@ -30,9 +30,13 @@ public final class StoredTodoRepository: TodoRepository {
 
     /// Todos kept in `folder`.
     ///
-    /// - Parameter foldThreshold: Changes journaled before the list is written whole again.
-    public init(folder: URL, foldThreshold: Int = 256) {
-        store = JournaledStore(folder: folder, name: "todo-list", foldThreshold: foldThreshold)
+    /// - Parameters:
+    ///   - foldThreshold: Changes journaled before the list is written whole again.
+    ///   - lockTimeout: The longest a read or a change waits for another process that holds
+    ///     the folder's lock, before it fails with ``RepositoryError/inUse(location:waited:)``.
+    public init(folder: URL, foldThreshold: Int = 256, lockTimeout: Duration = .seconds(5)) {
+        store = JournaledStore(
+            folder: folder, name: "todo-list", foldThreshold: foldThreshold, lockTimeout: lockTimeout)
         legacy = LegacyTodoFiles(folder: folder)
     }
 
@@ -45,8 +49,9 @@ public final class StoredTodoRepository: TodoRepository {
     /// part that was damaged and set aside on the way (the snapshot, journal lines, the first
     /// releases' files) as an ``RepositoryError/unreadable(reason:)`` naming the file and its copy.
     ///
-    /// - Throws: ``RepositoryError/unreadable(reason:)`` when the files cannot be read at all
-    ///   (nothing is set aside then).
+    /// - Throws: ``RepositoryError/unreadable(reason:)`` when the files cannot be read at all,
+    ///   or ``RepositoryError/inUse(location:waited:)`` when another process held the folder's
+    ///   lock all the time the store waits for it (nothing is set aside then).
     public func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
         do {
             var skipped = try await importLegacyFiles()
@@ -56,7 +61,7 @@ public final class StoredTodoRepository: TodoRepository {
         } catch let error as RepositoryError {
             throw error
         } catch {
-            throw .unreadable(reason: "\(error)")
+            throw .reading(error)
         }
     }
 
@@ -66,7 +71,7 @@ public final class StoredTodoRepository: TodoRepository {
         do {
             try await store.append(change)
         } catch {
-            throw .unwritable(reason: "\(error)")
+            throw .writing(error)
         }
     }
 
@@ -75,7 +80,7 @@ public final class StoredTodoRepository: TodoRepository {
         do {
             try await store.replace(with: TodoItems(todos))
         } catch {
-            throw .unwritable(reason: "\(error)")
+            throw .writing(error)
         }
     }
 

@@ -15,7 +15,7 @@ struct StoredValue<Value: Codable & Sendable>: Sendable {
         do {
             return try await store.load(key) ?? empty
         } catch {
-            throw .unreadable(reason: "\(error)")
+            throw .reading(error)
         }
     }
 
@@ -23,7 +23,7 @@ struct StoredValue<Value: Codable & Sendable>: Sendable {
         do {
             try await store.save(value, for: key)
         } catch {
-            throw .unwritable(reason: "\(error)")
+            throw .writing(error)
         }
     }
 }

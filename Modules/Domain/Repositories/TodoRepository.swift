@@ -13,7 +13,8 @@ public protocol TodoRepository: Sendable {
     /// what is missing and why.
     ///
     /// - Throws: ``RepositoryError/unreadable(reason:)`` when nothing could be read at all (a
-    ///   file or folder the process may not open); nothing is set aside then.
+    ///   file or folder the process may not open), or ``RepositoryError/inUse(location:waited:)``
+    ///   when another process kept the data to itself; nothing is set aside then.
     func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos
     /// Records `change`, durably: once this returns, the change survives a kill. `todos` is the
     /// whole list after the change, for stores that keep snapshots.

@@ -30,16 +30,21 @@ final class TodoReactor: Reactor {
         case setStatus(StatusMessage?)
         /// What `undo` would put back; `nil` when there is nothing to undo.
         case setUndoable([Todo]?)
-        /// The book is open: the list is what was stored, shown with the kept filter. One
+        /// The book is open: the list is what was stored, shown with the kept filter, and why
+        /// it is not (`notRead`) when another process kept the data from being read. One
         /// mutation, so the screen gets one state for it: with 10,000 todos each state it
         /// presents filters the list and reloads the table.
-        case setLoaded(TodoList, filter: TodoFilter)
+        case setLoaded(TodoList, filter: TodoFilter, notRead: String? = nil)
     }
 
     struct State: Sendable {
         var list: TodoList
         /// Whether the list is what was stored; until then it is empty, not read yet.
         var isLoaded = false
+        /// Why the stored todos are not on the list though it is loaded: another process kept
+        /// the data folder for the whole read. The empty list says so, and what to do, instead
+        /// of inviting a first todo as if there were none.
+        var notRead: String?
         var filter = TodoFilter.all
         /// The last change's outcome, for the status line.
         var status: StatusMessage?
@@ -132,12 +137,22 @@ final class TodoReactor: Reactor {
         async let kept = Self.keptFilter(in: preferences)
         await book.open()
         var status = book.loadError.map { StatusMessage.failure("Todos: \($0)") }
+        var notRead: String?
+        if case .inUse(let location, let waited) = book.loadError {
+            // Not "unreadable": the data is intact, and this launch only could not get at it.
+            status = .failure("Data folder in use by another process: todos not read, nothing changed.")
+            notRead = """
+                The todos were not read: another process kept \(location) in use for \(waited). \
+                Nothing was changed, and the stored todos are intact. Quit (q), let that process \
+                finish (another TodoApp?), and start the app again.
+                """
+        }
         var filter = TodoFilter.all
         switch await kept {
         case .success(let keptFilter): filter = keptFilter
         case .failure(let error): status = status ?? .failure("The list's filter could not be read: \(error)")
         }
-        var mutations: [Mutation] = [.setLoaded(book.list, filter: filter)]
+        var mutations: [Mutation] = [.setLoaded(book.list, filter: filter, notRead: notRead)]
         if let status { mutations.append(.setStatus(status)) }
         return mutations
     }
@@ -205,10 +220,11 @@ final class TodoReactor: Reactor {
             state.status = status
             state.statusRevision += 1
         case .setUndoable(let todos): state.undoable = todos
-        case .setLoaded(let list, let filter):
+        case .setLoaded(let list, let filter, let notRead):
             state.list = list
             state.filter = filter
             state.isLoaded = true
+            state.notRead = notRead
         }
         return state
     }

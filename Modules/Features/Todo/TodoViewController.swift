@@ -46,6 +46,7 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         }
         summaryLabel.textStyle = TextStyle(isDim: true)
         emptyLabel.textStyle = TextStyle(isDim: true)
+        emptyLabel.numberOfLines = 0
         tableView.dataSource = self
         tableView.delegate = self
         tableView.register(TodoCell.self, forCellReuseIdentifier: "todo")
@@ -82,7 +83,9 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         let active = state.list.activeCount
         summaryLabel.text =
             "\(active) active, \(total - active) done · showing \(state.filter.rawValue) (\(todos.count))"
-        emptyLabel.text = state.isLoaded ? Self.emptyText : "Reading the todos…"
+        // The counts are of this launch's todos only: the stored ones were never read.
+        if state.notRead != nil { summaryLabel.text += " · stored todos not read" }
+        emptyLabel.text = state.isLoaded ? state.notRead ?? Self.emptyText : "Reading the todos…"
         emptyLabel.isHidden = !todos.isEmpty
         navigationController?.tabBarItem.badgeValue = active > 0 ? "\(active)" : nil
         tableView.reloadData()

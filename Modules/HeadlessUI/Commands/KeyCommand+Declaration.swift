@@ -19,7 +19,7 @@ extension KeyCommand {
     public struct Declaration: Sendable, Hashable {
         /// The short name the help bar shows next to the key: `New`.
         public var title: String
-        /// The keys that run the command; the first is the one the help shows.
+        /// The keys that run the command; the help bar shows the first, the help text all.
         public var keys: [KeyPress]
         /// The word that runs it at a prompt (lowercase), if it can be typed.
         public var name: String?
@@ -50,6 +50,38 @@ extension KeyCommand {
             self.help = help
             self.showsInHelpBar = showsInHelpBar
         }
-    }
 
+        /// Every key, as the help text writes them: `Space/x`, `Right/Down/l/j`. Three or more
+        /// keys in a row that differ only by the next digit or letter are written as a range,
+        /// `Alt-1..Alt-9`. When one of the keys is `/` itself, they are joined by ` or `
+        /// instead (`/ or F3`), so that the slash always reads as a key.
+        public var keysText: String {
+            var names: [String] = []
+            var start = keys.startIndex
+            while start < keys.endIndex {
+                var end = start + 1
+                while end < keys.endIndex, keys[end - 1].precedes(keys[end]) { end += 1 }
+                if end - start >= 3 {
+                    names.append("\(keys[start])..\(keys[end - 1])")
+                } else {
+                    names += keys[start..<end].map(\.description)
+                }
+                start = end
+            }
+            let hasSlash = keys.contains { $0.key == .character("/") }
+            return names.joined(separator: hasSlash ? " or " : "/")
+        }
+    }
+}
+
+extension KeyPress {
+    /// Whether `next` is this press with the next digit or letter (`Alt-1`, `Alt-2`): a run of
+    /// them reads as a range in the help.
+    fileprivate func precedes(_ next: KeyPress) -> Bool {
+        guard modifiers == next.modifiers, case .character(let character) = key,
+            case .character(let following) = next.key, let value = character.asciiValue,
+            let nextValue = following.asciiValue, nextValue == value + 1
+        else { return false }
+        return (character.isNumber && following.isNumber) || (character.isLetter && following.isLetter)
+    }
 }

@@ -98,12 +98,12 @@ public struct KeyCommand {
         helpText(for: commands.map(\.declaration), narrow: narrow)
     }
 
-    /// The help text for `declarations`: a row each, the first key and the typed form, then
-    /// what the command does, in two columns.
+    /// The help text for `declarations`: a row each, every key (``Declaration/keysText``) and
+    /// the typed form, then what the command does, in two columns.
     ///
     /// ```text
-    /// n, new       Add a todo
-    /// d, delete N  Delete the selected todo, or row N
+    /// n, new           Add a todo
+    /// d/Del, delete N  Delete the selected todo, or row N
     /// ```
     ///
     /// - Parameters:
@@ -117,7 +117,7 @@ public struct KeyCommand {
     ) -> String {
         let margin = String(repeating: " ", count: indent)
         let rows = declarations.map { declaration -> (forms: String, help: String) in
-            var forms = showingKeys ? declaration.keys.prefix(1).map(\.description) : []
+            var forms = showingKeys && !declaration.keys.isEmpty ? [declaration.keysText] : []
             if let typed = declaration.usage ?? declaration.name { forms.append(typed) }
             return (forms.joined(separator: ", "), declaration.help)
         }

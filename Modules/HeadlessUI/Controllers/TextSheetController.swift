@@ -47,9 +47,12 @@ open class TextSheetController: ViewController {
 
 extension Window {
     /// Presents a sheet with the help text of the key commands on screen
-    /// (``KeyCommand/helpText(for:narrow:)``), over the topmost controller.
+    /// (``KeyCommand/helpText(for:narrow:)``), over the topmost controller: in two columns, or,
+    /// on a screen under 60 columns, each command's keys over what it does, since two columns
+    /// there would leave the explanations a few letters a line.
     public func presentKeyCommandHelp(title: String = "Keys and commands") {
         guard let top = topmostController else { return }
-        top.present(TextSheetController(title: title, text: KeyCommand.helpText(for: availableKeyCommands)))
+        let text = KeyCommand.helpText(for: availableKeyCommands, narrow: size.width < 60)
+        top.present(TextSheetController(title: title, text: text))
     }
 }

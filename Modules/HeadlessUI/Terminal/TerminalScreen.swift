@@ -63,13 +63,22 @@ public final class TerminalScreen {
         case .append:
             sink(canvas.text() + "\n\n")
         case .live:
-            // Home, then each row cleared to its end, then everything below cleared.
+            // Home, then each row over the last frame's: a row shorter than the screen is cleared
+            // to its end, and the last row is written after everything from it down is cleared.
+            // Never an erase after a row that reaches the last column: the cursor waits there for
+            // the next character (the pending wrap), and xterm's erase then takes that column too.
             var frame = "\u{1B}[H"
             for y in 0..<canvas.height {
-                frame += (isStyled ? canvas.styledLine(y) : canvas.lines[y]) + "\u{1B}[K"
-                if y < canvas.height - 1 { frame += "\r\n" }
+                let line = isStyled ? canvas.styledLine(y) : canvas.lines[y]
+                if y == canvas.height - 1 {
+                    frame += "\u{1B}[J" + line
+                } else {
+                    // A styled row writes every cell, trailing spaces too.
+                    let fillsTheRow = isStyled || line.terminalWidth >= canvas.width
+                    frame += line + (fillsTheRow ? "" : "\u{1B}[K") + "\r\n"
+                }
             }
-            sink(frame + "\u{1B}[J")
+            sink(frame)
         }
     }
 

@@ -42,6 +42,10 @@ open class Label: View, Drawable {
     /// The width a multi-line label wraps at when measuring itself: `nil` (no limit) after the
     /// text changes, then the width layout gave it when that was narrower.
     private var wrapLimit: Int?
+    /// Whether the next measure of the new text asks for ``layoutSubviews()``: the layout that
+    /// measures it calls it once the frame is solved, so that a label whose width does not
+    /// change wraps the new text at that width too.
+    private var rewrapsAfterMeasure = false
 
     /// Creates a label showing `text`.
     public init(_ text: String = "") {
@@ -51,8 +55,10 @@ open class Label: View, Drawable {
 
     private func textDidChange() {
         // No setNeedsLayout: this pass's frame predates the new text. The new intrinsic size is
-        // solved first, and a size change brings layoutSubviews.
+        // solved first, and a size change brings layoutSubviews; a label whose width its
+        // constraints fix keeps its size, so its next measure asks for layoutSubviews itself.
         wrapLimit = nil
+        rewrapsAfterMeasure = numberOfLines != 1
         invalidateIntrinsicContentSize()
     }
 
@@ -61,6 +67,10 @@ open class Label: View, Drawable {
     open override var intrinsicContentSize: Size {
         guard !text.isEmpty else { return .zero }
         guard numberOfLines != 1 else { return Size(width: Double(singleLine.terminalWidth), height: 1) }
+        if rewrapsAfterMeasure {
+            rewrapsAfterMeasure = false
+            setNeedsLayout()
+        }
         let limit = preferredMaxLayoutWidth.map { max(1, Int($0)) } ?? wrapLimit
         let lines = layOut(width: limit ?? Int.max / 4, maximumLines: numberOfLines)
         return Size(width: Double(lines.map(\.terminalWidth).max() ?? 0), height: Double(lines.count))
