@@ -70,7 +70,7 @@ final class CounterReactor: Reactor {
     var calls: [String] = []
     var failures: [Action] = []
 
-    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+    func mutate(action: Action) -> Mutations<Mutation> {
         calls.append("mutate(\(action))")
         switch action {
         case .increase:
