@@ -37,7 +37,9 @@ final class IOQueue: Sendable {
             // closure would first hop to the cooperative pool.
             _ = isolation
             return try await worker.run {
-                try FolderLock.$cancellation.withValue(cancellation) { try work() }
+                try FolderLock.holdingNone {
+                    try FolderLock.$cancellation.withValue(cancellation) { try work() }
+                }
             }
         } onCancel: {
             cancellation.cancel()

@@ -48,10 +48,32 @@ struct JournaledStoreValueTests {
         _ = try store.load()
         try store.append(.remove("title 0"))  // the first after a load copies: the load shared it
         let before = try #require(buffer(of: store))
-        for index in 1...5 { try store.append(.remove("title \(index)")) }
-        #expect(buffer(of: store) == before, "an append copied the published value")
+        for index in 1...5 {
+            try store.append(.remove("title \(index)"))
+            #expect(buffer(of: store) == before, "append \(index) copied the published value")
+        }
         #expect(store.value?.titles.first == "title 6")
         #expect(store.value?.titles.count == 994)
+    }
+
+    @Test("after damage found while catching up, value is what was readable, and the next append adds to it")
+    func valueAfterDamage() throws {
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
+        let store = JournaledStore<Shelf>(folder: folder, name: "shelf")
+        try store.append(.add("Dune"))
+        try store.append(.add("Emma"))
+        try JournaledStore<Shelf>(folder: folder, name: "shelf").append(.add("Hild"))
+        // A whole line that is not a change, after the other store's.
+        let journal = try FileHandle(forWritingTo: temporary.file("shelf.journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data("{\"sequence\":4,\"chan\n".utf8))
+        try journal.close()
+        #expect(throws: StorageError.self) { try store.append(.add("Kim")) }
+        #expect(store.value == (try fresh(folder)))
+        try store.append(.add("Kim"))
+        #expect(store.value == (try fresh(folder)))
+        #expect(store.value?.titles == ["Dune", "Emma", "Hild", "Kim"])
     }
 
     /// The address of the published titles' storage; the copy read here is let go at once.
