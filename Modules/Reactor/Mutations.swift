@@ -20,8 +20,19 @@
 /// actions, and each `send` reduces its mutation then and there. Its awaits go wherever their
 /// callees go (a repository's disk, the network), and come back to the main actor once, with
 /// no stream or task of their own in between: a save that ends in a frame wakes as few threads
-/// as the save itself needs. A mutation sent from elsewhere, such as a sequence of server
-/// events, comes through the same work: `for try await event in events { send(.received(event)) }`.
+/// as the save itself needs. (A stream fed by a task, as the first version returned, cost every
+/// such action a task start and, per mutation, a stop on the cooperative pool.)
+///
+/// Because the work is the reactor's own turn:
+/// - the next action waits until it returns. A source that never ends, such as a sequence of
+///   server events, belongs in a task the interactor owns, which sends an action per event;
+/// - it must not await the ``SentAction/reduced()`` of an action sent after it, which waits
+///   for it;
+/// - heavy synchronous work (decoding, parsing) belongs in a `@concurrent` function it awaits,
+///   or it holds the main actor.
+///
+/// Test a reactor through what it does: `await reactor.send(action).reduced()`, then its
+/// `currentState`; or with ``Reactor/isStubEnabled`` for the view.
 public struct Mutations<Mutation: Sendable>: Sendable {
     /// The work that sends the mutations; it has ended once it returns.
     public typealias Work = @MainActor @Sendable (_ send: (Mutation) -> Void) async throws -> Void
@@ -33,7 +44,7 @@ public struct Mutations<Mutation: Sendable>: Sendable {
 
     let source: Source
 
-    /// `mutations`, reduced at once, in order. ReactorKit's `.just` and `.from`.
+    /// `mutations`, reduced at once, in order. ReactorKit's `.just`.
     public static func just(_ mutations: Mutation...) -> Self {
         Mutations(source: .now(mutations))
     }

@@ -5,8 +5,8 @@ import RIBs
 /// protocol's extension, never directly.
 ///
 /// Queued actions are handled by one task, which exists only while there is work; it holds the
-/// reactor weakly, so a reactor that goes away with actions queued cancels the one in progress
-/// and lets every waiting ``SentAction`` return.
+/// reactor weakly, so a reactor that goes away with actions queued cancels the one in progress,
+/// whose ``SentAction`` returns once its work has returned, and lets every waiting one return.
 @MainActor
 public final class ReactorRuntime<R: Reactor> {
     private var latestState: R.State?

@@ -210,7 +210,7 @@ struct ReactorTests {
     }
 
     @Test("an error in mutate ends only that action's mutations; later actions still work")
-    func errorsDoNotKillTheStream() async {
+    func errorsEndOnlyTheirAction() async {
         let reactor = CounterReactor()
         let failing = reactor.send(.fail)
         reactor.send(.increase)
