@@ -44,17 +44,21 @@ public final class InMemoryProfileStore: ProfileRepository, FavoritePhotoReposit
     }
 
     /// The preferences last saved here; reading never fails.
-    public func loadPreferences() async throws(RepositoryError) -> ScreenPreferences {
+    nonisolated(nonsending) public func loadPreferences() async throws(RepositoryError) -> ScreenPreferences {
         contents.withLock { $0.preferences }
     }
 
     /// Keeps `preferences`, or throws the failure set with ``failSaves(with:)``.
-    public func savePreferences(_ preferences: ScreenPreferences) async throws(RepositoryError) {
+    nonisolated(nonsending) public func savePreferences(_ preferences: ScreenPreferences)
+        async throws(RepositoryError)
+    {
         try save { $0.preferences = preferences }
     }
 
     /// Changes the preferences in one step, or throws the failure set with ``failSaves(with:)``.
-    public func updatePreferences(_ change: @escaping @Sendable (inout ScreenPreferences) -> Void)
+    nonisolated(nonsending) public func updatePreferences(
+        _ change: @escaping @Sendable (inout ScreenPreferences) -> Void
+    )
         async throws(RepositoryError)
     {
         try save { change(&$0.preferences) }

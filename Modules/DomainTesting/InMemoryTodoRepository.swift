@@ -66,7 +66,7 @@ public final class InMemoryTodoRepository: TodoRepository {
     }
 
     /// The todos held with the parts given as skipped, or the load failure given at creation.
-    public func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
+    nonisolated(nonsending) public func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
         let (loaded, failure) = contents.withLock {
             (ReadableTodos(todos: $0.todos, skipped: $0.skipped), $0.loadFailure)
         }
@@ -76,7 +76,9 @@ public final class InMemoryTodoRepository: TodoRepository {
 
     /// Keeps `todos` whole, or throws the failure set with ``failSaves(with:)``; first waits
     /// while saves are held (``holdSaves()``).
-    public func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError) {
+    nonisolated(nonsending) public func record(_ change: TodoChange, todos: [Todo])
+        async throws(RepositoryError)
+    {
         await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
             let goesOn = contents.withLock { contents in
                 guard contents.holdsSaves else { return true }

@@ -31,6 +31,13 @@ package struct FolderLock: Sendable {
     /// The folders whose lock this thread holds, inside ``withLock(_:)``.
     @TaskLocal private static var held: Set<String> = []
 
+    /// Runs `work` as holding no folder's lock, whatever the task it runs in says: for a store's
+    /// queued work, which runs inside the awaiting task, whose task-local values a task made
+    /// inside ``withLock(_:)`` would have copied.
+    static func holdingNone<T>(_ work: () throws -> T) rethrows -> T {
+        try $held.withValue([]) { try work() }
+    }
+
     /// Threads waiting in each folder (by path) for a lock another process holds.
     private static let waiters = Mutex<[String: Int]>([:])
 

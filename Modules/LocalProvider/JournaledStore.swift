@@ -53,9 +53,13 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     /// process's threads apart; so this mutex is never waited for while another process holds
     /// the folder.
     private let state = Mutex<State?>(nil)
-    /// `state`'s value, copied out at the end of every operation: ``value`` reads it without
-    /// waiting for an operation that waits for the folder's lock or the disk.
-    private let published = Mutex<Value?>(nil)
+    /// `state`'s value as of the end of the last operation: ``value`` reads it without waiting
+    /// for an operation that waits for the folder's lock or the disk. A copy of its own, kept up
+    /// to date by applying each appended change to it too (``publish(_:)``): were it the same
+    /// array as `state`'s, every append would copy the whole value, 10,000 todos for a toggle.
+    private let published = Mutex<Published?>(nil)
+    /// Numbers each value `state` holds, so that ``publish(_:)`` knows what `published` lacks.
+    private let revisions = Atomic(0)
     let io = IOQueue(label: "JournaledStore")
 
     /// What the store holds once loaded, and how it matches the files.
@@ -71,6 +75,16 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         /// The journal's bytes that this state has read or written: whole lines only.
         var journalLength: Int64
         var journalLines: Int
+        /// Which value this is; a new number whenever `value` changes.
+        var revision: Int
+        /// The change that made this revision out of the one before, when an append made it.
+        var lastChange: (change: Value.Change, after: Int)?
+    }
+
+    /// The value ``value`` returns, and the revision of `state` it is.
+    private struct Published {
+        var value: Value
+        var revision: Int
     }
 
     /// What ``load()`` read.
@@ -124,7 +138,7 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     ///
     /// Never waits for the disk or for another process: an operation under way shows its change
     /// here when it ends.
-    public var value: Value? { published.withLock { $0 } }
+    public var value: Value? { published.withLock { $0?.value } }
 
     /// Reads the files: the snapshot, then the journal's changes after it. What is damaged is set
     /// aside and listed in ``Loaded/setAside``; what is readable is loaded. Removes the
@@ -182,6 +196,8 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     public func replace(with value: Value) throws {
         try withCurrentState { state in
             state.value = value
+            state.revision = nextRevision()
+            state.lastChange = nil
             try fold(&state)
         }
     }
@@ -198,7 +214,8 @@ public final class JournaledStore<Value: Journaled>: Sendable {
             var setAside: [StorageError] = []
             try catchUp(&stored, settingAsideInto: &setAside)
             if let damage = setAside.first { throw damage }
-            guard var current = stored else { preconditionFailure("catchUp leaves a state or throws") }
+            // Taken out, so that `body` changes the only reference to the value, in place.
+            guard var current = stored.take() else { preconditionFailure("catchUp leaves a state or throws") }
             defer { stored = current }
             try body(&current)
         }
@@ -209,13 +226,34 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     private func withLockedState<T>(_ body: (inout State?) throws -> T) throws -> T {
         try lock.withLock {
             try state.withLock { stored in
-                defer {
-                    let value = stored?.value
-                    published.withLock { $0 = value }
-                }
+                defer { publish(stored) }
                 return try body(&stored)
             }
         }
+    }
+
+    /// Brings ``value`` up to `stored`: by applying the one change that made it, when that is all
+    /// `published` lacks, so that the value is not copied whole; by copying it otherwise.
+    private func publish(_ stored: State?) {
+        published.withLock { published in
+            guard let stored else {
+                published = nil
+                return
+            }
+            if published?.revision == stored.revision { return }
+            if let last = stored.lastChange, var current = published, current.revision == last.after {
+                published = nil  // `current` holds the only reference now: the change is made in place
+                current.value.apply(last.change)
+                current.revision = stored.revision
+                published = current
+            } else {
+                published = Published(value: stored.value, revision: stored.revision)
+            }
+        }
+    }
+
+    private func nextRevision() -> Int {
+        revisions.add(1, ordering: .relaxed).newValue
     }
 
     /// Brings `stored` up to what the files hold.
@@ -254,7 +292,7 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         let (value, sequence) = try readSnapshot(settingAsideInto: &setAside)
         var state = State(
             value: value, sequence: sequence, snapshotSequence: sequence, journal: nil, journalIdentity: nil,
-            journalLength: 0, journalLines: 0)
+            journalLength: 0, journalLines: 0, revision: nextRevision())
         guard let (journal, identity) = try openJournal(settingAsideInto: &setAside) else { return state }
         state.journal = journal
         state.journalIdentity = identity
@@ -342,6 +380,8 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         for entry in lines.entries where entry.sequence > state.sequence {
             state.value.apply(entry.change)
             state.sequence = entry.sequence
+            state.revision = nextRevision()
+            state.lastChange = nil
         }
         state.journalLength += Int64(lines.wholeLength)
         state.journalLines += lines.lineCount
@@ -391,6 +431,8 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         state.journalLines += 1
         state.sequence += 1
         state.value.apply(change)
+        state.lastChange = (change, after: state.revision)
+        state.revision = nextRevision()
     }
 
     /// Writes the value as the snapshot, durably, then puts an empty journal in place of the old.

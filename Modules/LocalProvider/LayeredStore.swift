@@ -54,20 +54,22 @@ public final class LayeredStore: LocalStore {
     }
 
     /// Writes to disk first, through its async form, then to memory.
-    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) async throws {
+    nonisolated(nonsending) public func save<Value>(
+        _ value: Value, for key: StorageKey<Value>, expiry: Expiry
+    ) async throws {
         try await disk.save(value, for: key, expiry: expiry)
         try changeMemory { try memory.save(value, for: key, expiry: expiry) }
     }
 
     /// Memory first; on a miss, disk through its async form.
-    public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
+    nonisolated(nonsending) public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
         if let value = try synchronously({ try memory.load(key) }) { return value }
         let generation = generations.current
         return try cache(try await disk.entry(for: key), for: key, readIn: generation)
     }
 
     /// Removes from both layers, from disk through its async form.
-    public func remove<Value>(_ key: StorageKey<Value>) async throws {
+    nonisolated(nonsending) public func remove<Value>(_ key: StorageKey<Value>) async throws {
         try changeMemory { try memory.remove(key) }
         try await disk.remove(key)
         try changeMemory { try memory.remove(key) }

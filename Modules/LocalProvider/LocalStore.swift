@@ -14,6 +14,13 @@ import Foundation
 /// thread's operation on the same store: ``changes(for:)`` returns at once and reads its first
 /// value on the store's queue.
 ///
+/// The async forms are `nonisolated(nonsending)`: they run on their caller's actor up to the
+/// hand-off to the store's queue, and the caller's task comes back to that actor straight from
+/// the queue, with no stop on the cooperative pool. A conformer whose async forms block must
+/// hand its work to threads of its own, as ``PropertyListStore`` does; the defaults run the
+/// synchronous form where they are called, which is right only for a store that never blocks,
+/// such as ``MemoryStore``.
+///
 /// Cancellation: an async change stops, with `CancellationError` and nothing changed, only
 /// while it waits for the lock of a folder another process holds. Otherwise it runs to its end
 /// even when its task is cancelled — before it started, too — so that a cancelled task that
@@ -35,16 +42,17 @@ public protocol LocalStore: Sendable {
     /// ``save(_:for:expiry:)`` without holding a thread while the file work runs. The
     /// default runs the synchronous form where it is called: right for a store that never
     /// blocks, such as ``MemoryStore``.
-    func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) async throws
+    nonisolated(nonsending) func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry)
+        async throws
 
     /// ``load(_:)`` without holding a thread while the file work runs.
-    func load<Value>(_ key: StorageKey<Value>) async throws -> Value?
+    nonisolated(nonsending) func load<Value>(_ key: StorageKey<Value>) async throws -> Value?
 
     /// ``entry(for:)`` without holding a thread while the file work runs.
-    func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<Value>?
+    nonisolated(nonsending) func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<Value>?
 
     /// ``remove(_:)`` without holding a thread while the file work runs.
-    func remove<Value>(_ key: StorageKey<Value>) async throws
+    nonisolated(nonsending) func remove<Value>(_ key: StorageKey<Value>) async throws
 
     /// The value under `key` now, then after every change (`nil` once removed).
     func changes<Value>(for key: StorageKey<Value>) -> AsyncStream<Value?>
@@ -78,7 +86,7 @@ extension LocalStore {
     }
 
     /// Stores `value` under `key`, never expiring, without holding a thread meanwhile.
-    public func save<Value>(_ value: Value, for key: StorageKey<Value>) async throws {
+    nonisolated(nonsending) public func save<Value>(_ value: Value, for key: StorageKey<Value>) async throws {
         try await save(value, for: key, expiry: .never)
     }
 
@@ -86,22 +94,26 @@ extension LocalStore {
     // not async, where Swift picks it over the async form.
 
     /// Runs ``save(_:for:expiry:)`` where it is called.
-    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) async throws {
+    nonisolated(nonsending) public func save<Value>(
+        _ value: Value, for key: StorageKey<Value>, expiry: Expiry
+    ) async throws {
         try synchronously { try save(value, for: key, expiry: expiry) }
     }
 
     /// Runs ``load(_:)`` where it is called.
-    public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
+    nonisolated(nonsending) public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
         try synchronously { try load(key) }
     }
 
     /// ``load(_:)`` with no expiry date.
-    public func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<Value>? {
+    nonisolated(nonsending) public func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<
+        Value
+    >? {
         try await load(key).map { StoredEntry(value: $0, expiresAt: nil) }
     }
 
     /// Runs ``remove(_:)`` where it is called.
-    public func remove<Value>(_ key: StorageKey<Value>) async throws {
+    nonisolated(nonsending) public func remove<Value>(_ key: StorageKey<Value>) async throws {
         try synchronously { try remove(key) }
     }
 }

@@ -70,22 +70,26 @@ public class PropertyListStore: LocalStore, @unchecked Sendable {
     /// Stores `value` under `key` as the synchronous form does, with the file work on the
     /// store's own queue: no thread is held meanwhile, and cancelling the task while another
     /// process holds the folder's lock ends the wait with `CancellationError`, nothing saved.
-    public func save<Value>(_ value: Value, for key: StorageKey<Value>, expiry: Expiry) async throws {
+    nonisolated(nonsending) public func save<Value>(
+        _ value: Value, for key: StorageKey<Value>, expiry: Expiry
+    ) async throws {
         try await io.run { try self.save(value, for: key, expiry: expiry) }
     }
 
     /// The value under `key`, read on the store's own queue.
-    public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
+    nonisolated(nonsending) public func load<Value>(_ key: StorageKey<Value>) async throws -> Value? {
         try await io.run { try self.load(key) }
     }
 
     /// The value under `key` with its expiry date, read on the store's own queue.
-    public func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<Value>? {
+    nonisolated(nonsending) public func entry<Value>(for key: StorageKey<Value>) async throws -> StoredEntry<
+        Value
+    >? {
         try await io.run { try self.entry(for: key) }
     }
 
     /// Removes the value under `key` on the store's own queue; cancelled as `save` is.
-    public func remove<Value>(_ key: StorageKey<Value>) async throws {
+    nonisolated(nonsending) public func remove<Value>(_ key: StorageKey<Value>) async throws {
         try await io.run { try self.remove(key) }
     }
 

@@ -12,7 +12,7 @@ import RIBs
 ///     let initialState = State()
 ///     let runtime = ReactorRuntime<CounterReactor>()
 ///
-///     func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+///     func mutate(action: Action) -> Mutations<Mutation> {
 ///         .just(.add(1))
 ///     }
 ///
@@ -33,7 +33,7 @@ import RIBs
 /// state a later action made. (ReactorKit merges the actions' sequences instead, so its actions
 /// may interleave.) ``send(_:)`` returns a ``SentAction`` to await that moment.
 ///
-/// A `mutate` sequence that throws ends only itself: the error goes to
+/// A `mutate` whose work throws ends only its own action: the error goes to
 /// ``mutationDidFail(_:action:)`` and the next action is handled as usual.
 @MainActor
 public protocol Reactor: AnyObject, Sendable {
@@ -53,19 +53,19 @@ public protocol Reactor: AnyObject, Sendable {
     var runtime: ReactorRuntime<Self> { get }
 
     /// The mutations for `action`. By default none, or the action itself when `Action == Mutation`.
-    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error>
+    func mutate(action: Action) -> Mutations<Mutation>
 
     /// Applies `mutation` to `state`. Must be pure. Returns `state` unchanged by default.
     func reduce(state: State, mutation: Mutation) -> State
 
-    /// Called when a `mutate` sequence throws; the next action is handled as usual. Does nothing
+    /// Called when the work of a `mutate` throws; the next action is handled as usual. Does nothing
     /// by default.
     func mutationDidFail(_ error: any Error, action: Action)
 }
 
 extension Reactor {
     /// Produces no mutation.
-    public func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> { .empty() }
+    public func mutate(action: Action) -> Mutations<Mutation> { .empty() }
 
     /// Returns `state` unchanged.
     public func reduce(state: State, mutation: Mutation) -> State { state }
@@ -105,5 +105,5 @@ extension Reactor {
 
 extension Reactor where Action == Mutation {
     /// Passes the action through as its own mutation.
-    public func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> { .just(action) }
+    public func mutate(action: Action) -> Mutations<Mutation> { .just(action) }
 }

@@ -5,8 +5,8 @@ import RIBs
 /// protocol's extension, never directly.
 ///
 /// Queued actions are handled by one task, which exists only while there is work; it holds the
-/// reactor weakly, so a reactor that goes away with actions queued cancels the one in progress
-/// and lets every waiting ``SentAction`` return.
+/// reactor weakly, so a reactor that goes away with actions queued cancels the one in progress,
+/// whose ``SentAction`` returns once its work has returned, and lets every waiting one return.
 @MainActor
 public final class ReactorRuntime<R: Reactor> {
     private var latestState: R.State?
@@ -88,17 +88,24 @@ public final class ReactorRuntime<R: Reactor> {
         }
     }
 
-    /// Runs `action`'s mutations through `reduce`. Holds neither the runtime nor the reactor
-    /// while it waits for the next mutation, so either may go away meanwhile.
+    /// Runs `action`'s mutations through `reduce`, each as it is sent. Holds neither the runtime
+    /// nor the reactor while the work awaits, so either may go away meanwhile; a mutation sent
+    /// after that is dropped.
     private static func handle(_ action: R.Action, runtime: Weak<ReactorRuntime>, reactor: Weak<R>) async {
         guard let mutations = reactor.object?.mutate(action: action) else { return }
-        do {
-            for try await mutation in mutations {
-                guard let runtime = runtime.object, let reactor = reactor.object else { return }
-                runtime.apply(mutation, of: reactor)
+        func reduce(_ mutation: R.Mutation) {
+            guard let runtime = runtime.object, let reactor = reactor.object else { return }
+            runtime.apply(mutation, of: reactor)
+        }
+        switch mutations.source {
+        case .now(let list):
+            for mutation in list { reduce(mutation) }
+        case .work(let work):
+            do {
+                try await work(reduce)
+            } catch {
+                reactor.object?.mutationDidFail(error, action: action)
             }
-        } catch {
-            reactor.object?.mutationDidFail(error, action: action)
         }
     }
 

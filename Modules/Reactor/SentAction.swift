@@ -13,8 +13,8 @@ public final class SentAction {
 
     init() {}
 
-    /// Returns once the action's mutations have all been reduced and published: when its
-    /// `mutate` sequence has ended or thrown. It returns at once for an action recorded in stub
+    /// Returns once the action's mutations have all been reduced and published: when the work
+    /// its `mutate` returned has returned or thrown. It returns at once for an action recorded in stub
     /// mode, and when the reactor is gone before the action's turn came.
     ///
     /// A task cancelled while it waits returns at once, before the action is reduced (check
@@ -59,7 +59,7 @@ public final class SentAction {
 /// ```
 ///
 /// The group is found through a task-local value, so nothing has to be passed down to the
-/// reactors; actions sent from work that a reactor runs later (a `mutate` sequence) belong to
+/// reactors; actions sent from work that a reactor runs later (a `mutate`'s work) belong to
 /// no group.
 @MainActor
 public final class SentActions {

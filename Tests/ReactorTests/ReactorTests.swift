@@ -70,7 +70,7 @@ final class CounterReactor: Reactor {
     var calls: [String] = []
     var failures: [Action] = []
 
-    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+    func mutate(action: Action) -> Mutations<Mutation> {
         calls.append("mutate(\(action))")
         switch action {
         case .increase:
@@ -210,7 +210,7 @@ struct ReactorTests {
     }
 
     @Test("an error in mutate ends only that action's mutations; later actions still work")
-    func errorsDoNotKillTheStream() async {
+    func errorsEndOnlyTheirAction() async {
         let reactor = CounterReactor()
         let failing = reactor.send(.fail)
         reactor.send(.increase)

@@ -14,19 +14,23 @@ public struct StoredScreenPreferencesRepository: ScreenPreferencesRepository {
     }
 
     /// The saved preferences, or the defaults.
-    public func loadPreferences() async throws(RepositoryError) -> ScreenPreferences {
+    nonisolated(nonsending) public func loadPreferences() async throws(RepositoryError) -> ScreenPreferences {
         try await value.load()
     }
 
     /// Replaces the saved preferences; a failed write throws
     /// ``RepositoryError/unwritable(reason:)`` and the store keeps the old ones.
-    public func savePreferences(_ preferences: ScreenPreferences) async throws(RepositoryError) {
+    nonisolated(nonsending) public func savePreferences(_ preferences: ScreenPreferences)
+        async throws(RepositoryError)
+    {
         try await value.save(preferences)
     }
 
     /// Loads, changes with `change` and saves, after every update asked for before on this
     /// repository.
-    public func updatePreferences(_ change: @escaping @Sendable (inout ScreenPreferences) -> Void)
+    nonisolated(nonsending) public func updatePreferences(
+        _ change: @escaping @Sendable (inout ScreenPreferences) -> Void
+    )
         async throws(RepositoryError)
     {
         let value = self.value

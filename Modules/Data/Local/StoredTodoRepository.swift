@@ -52,7 +52,7 @@ public final class StoredTodoRepository: TodoRepository {
     /// - Throws: ``RepositoryError/unreadable(reason:)`` when the files cannot be read at all,
     ///   or ``RepositoryError/inUse(location:waited:)`` when another process held the folder's
     ///   lock all the time the store waits for it (nothing is set aside then).
-    public func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
+    nonisolated(nonsending) public func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos {
         do {
             var skipped = try await importLegacyFiles()
             let loaded = try await store.load()
@@ -67,7 +67,9 @@ public final class StoredTodoRepository: TodoRepository {
 
     /// Appends `change` to the journal. `todos` is not used: the store applies the change to the
     /// list it keeps itself.
-    public func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError) {
+    nonisolated(nonsending) public func record(_ change: TodoChange, todos: [Todo])
+        async throws(RepositoryError)
+    {
         do {
             try await store.append(change)
         } catch {
@@ -87,7 +89,7 @@ public final class StoredTodoRepository: TodoRepository {
     /// Moves the first releases' todos into `store`, once: only while the store has no files.
     /// Returns what could not be read of them. The files are looked for, read and moved on
     /// ``importQueue``, off the cooperative pool.
-    private func importLegacyFiles() async throws -> [String] {
+    nonisolated(nonsending) private func importLegacyFiles() async throws -> [String] {
         let (legacy, store) = (self.legacy, self.store)
         return try await withCheckedThrowingContinuation { continuation in
             Self.importQueue.async {

@@ -11,7 +11,7 @@ struct StoredValue<Value: Codable & Sendable>: Sendable {
     /// What a store that has nothing yet gives.
     let empty: Value
 
-    func load() async throws(RepositoryError) -> Value {
+    nonisolated(nonsending) func load() async throws(RepositoryError) -> Value {
         do {
             return try await store.load(key) ?? empty
         } catch {
@@ -19,7 +19,7 @@ struct StoredValue<Value: Codable & Sendable>: Sendable {
         }
     }
 
-    func save(_ value: Value) async throws(RepositoryError) {
+    nonisolated(nonsending) func save(_ value: Value) async throws(RepositoryError) {
         do {
             try await store.save(value, for: key)
         } catch {

@@ -6,7 +6,9 @@ import Foundation
 /// Its methods are async because a store may wait: for the disk, and for another process that
 /// holds the data folder's lock (up to seconds). The screen awaits them on the main actor, which
 /// keeps drawing meanwhile; a store does that waiting on threads of its own, never on the
-/// cooperative pool's.
+/// cooperative pool's. The requirements run on the caller's actor (`nonisolated(nonsending)`)
+/// until the store hands its work to its own threads, so that a save awaited on the main actor
+/// comes back to it without a stop on the cooperative pool on the way.
 public protocol TodoRepository: Sendable {
     /// Every todo still readable, and what could not be read. A store sets a damaged part aside
     /// and loads the rest, so one call gives everything there is; ``ReadableTodos/skipped`` says
@@ -15,10 +17,10 @@ public protocol TodoRepository: Sendable {
     /// - Throws: ``RepositoryError/unreadable(reason:)`` when nothing could be read at all (a
     ///   file or folder the process may not open), or ``RepositoryError/inUse(location:waited:)``
     ///   when another process kept the data to itself; nothing is set aside then.
-    func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos
+    nonisolated(nonsending) func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos
     /// Records `change`, durably: once this returns, the change survives a kill. `todos` is the
     /// whole list after the change, for stores that keep snapshots.
-    func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError)
+    nonisolated(nonsending) func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError)
 }
 
 /// What ``TodoRepository/loadReadableTodos()`` read.

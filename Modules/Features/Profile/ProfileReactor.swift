@@ -50,7 +50,7 @@ final class ProfileReactor: Reactor {
         initialState = ProfileState(pet: photos.pet, favorites: favorites.photos)
     }
 
-    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+    func mutate(action: Action) -> Mutations<Mutation> {
         switch action {
         case .load:
             return load()
@@ -68,9 +68,9 @@ final class ProfileReactor: Reactor {
     }
 
     /// The stored profile and favourites; the status line says what could not be read.
-    private func load() -> AsyncThrowingStream<Mutation, any Error> {
+    private func load() -> Mutations<Mutation> {
         let profiles = self.profiles
-        return .run { @MainActor [self] send in
+        return .run { [self] send in
             // Both at once: each waits for its own store's queue.
             async let profile = Self.storedProfile(in: profiles)
             await favorites.open()
@@ -97,7 +97,7 @@ final class ProfileReactor: Reactor {
         }
     }
 
-    private func refresh() -> AsyncThrowingStream<Mutation, any Error> {
+    private func refresh() -> Mutations<Mutation> {
         let (photos, favorites) = (self.photos, self.favorites)
         return .run { send in
             send(.startLoading)
@@ -108,7 +108,7 @@ final class ProfileReactor: Reactor {
                 send(.failLoading(error))
                 return
             }
-            send(.setPhoto(photo, isFavorite: await favorites.contains(photo)))
+            send(.setPhoto(photo, isFavorite: favorites.contains(photo)))
             let (bitmap, failure) = await Self.image(of: photo, from: photos)
             send(.setImage(bitmap, failure: failure))
         }
@@ -133,12 +133,12 @@ final class ProfileReactor: Reactor {
         try Bitmap(data: data, minimumSize: decodedSize)
     }
 
-    private func toggleFavorite() -> AsyncThrowingStream<Mutation, any Error> {
+    private func toggleFavorite() -> Mutations<Mutation> {
         guard let photo = currentState.photo else {
             return .just(.setStatus(.failure("There is no photo to keep yet; press r (or type `refresh`).")))
         }
         let favorites = self.favorites
-        return .run { @MainActor send in
+        return .run { send in
             do {
                 let isFavorite = try await favorites.toggle(photo)
                 send(.setFavorites(favorites.photos, isFavorite: isFavorite))
@@ -150,7 +150,7 @@ final class ProfileReactor: Reactor {
         }
     }
 
-    private func browse(by offset: Int?) -> AsyncThrowingStream<Mutation, any Error> {
+    private func browse(by offset: Int?) -> Mutations<Mutation> {
         let kept = favorites.photos
         let photos = self.photos
         guard let offset else {
@@ -183,9 +183,7 @@ final class ProfileReactor: Reactor {
 
     /// The profile changed by `change`, saved; the screen keeps the change even when the save
     /// fails.
-    private func save(_ field: String, _ change: (inout Profile) -> Void) -> AsyncThrowingStream<
-        Mutation, any Error
-    > {
+    private func save(_ field: String, _ change: (inout Profile) -> Void) -> Mutations<Mutation> {
         var profile = currentState.profile
         change(&profile)
         let (profiles, changed) = (self.profiles, profile)

@@ -35,7 +35,7 @@ final class RootReactor: Reactor {
         self.preferences = preferences
     }
 
-    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+    func mutate(action: Action) -> Mutations<Mutation> {
         let preferences = self.preferences
         switch action {
         case .restoreTab:

@@ -71,7 +71,7 @@ final class TodoReactor: Reactor {
         initialState = State(list: book.list)
     }
 
-    func mutate(action: Action) -> AsyncThrowingStream<Mutation, any Error> {
+    func mutate(action: Action) -> Mutations<Mutation> {
         switch action {
         case .load:
             return mutations { reactor in await reactor.load() }
@@ -123,9 +123,9 @@ final class TodoReactor: Reactor {
     /// their saves there: the screen goes on drawing meanwhile, and the next action waits its
     /// turn (``Reactor``), so a late save never overwrites a later action's state.
     private func mutations(_ work: @escaping @MainActor (TodoReactor) async -> [Mutation])
-        -> AsyncThrowingStream<Mutation, any Error>
+        -> Mutations<Mutation>
     {
-        .run { @MainActor [self] send in
+        .run { [self] send in
             for mutation in await work(self) { send(mutation) }
         }
     }
@@ -183,7 +183,7 @@ final class TodoReactor: Reactor {
     private func destructive(
         removing todos: [Todo], _ done: String,
         _ remove: @escaping @MainActor (TodoBook) async throws(TodoError) -> Void
-    ) -> AsyncThrowingStream<Mutation, any Error> {
+    ) -> Mutations<Mutation> {
         mutations { reactor in
             do throws(TodoError) {
                 try await remove(reactor.book)
