@@ -35,6 +35,9 @@ struct LintCommand: AsyncParsableCommand {
         var diagnostics: [Diagnostic] = []
         try await RibcageError.reported {
             let root = try package.root()
+            // The toolchain's folder is read while SwiftPM describes the package: neither needs
+            // the other.
+            async let toolchain = Toolchain.currentOffThePool()
             let loaded = try await PackageLoader.load(packageAt: root)
             let manifest = try ProjectManifest.load(packageAt: root)
             if manifest == nil {
@@ -43,8 +46,9 @@ struct LintCommand: AsyncParsableCommand {
                 )
             }
             var linter = Linter(
-                package: loaded, manifest: manifest, sources: try Linter.readSources(of: loaded, root: root),
-                toolchain: Toolchain.current(),
+                package: loaded, manifest: manifest,
+                sources: try await Linter.readSourcesOffThePool(of: loaded, root: root),
+                toolchain: try await toolchain,
                 manifestText: (try? String(
                     contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8))
                     ?? "")

@@ -91,6 +91,16 @@ package struct Linter: Sendable {
         return result
     }
 
+    /// ``readSources(of:root:)`` for async callers, on a thread of its own: it reads every
+    /// source file of the package, which must not hold a thread of the cooperative pool.
+    package static func readSourcesOffThePool(of package: DescribedPackage, root: URL) async throws
+        -> [String: [SourceFile]]
+    {
+        try await DedicatedThread.run(named: "ribcage-lint-sources") {
+            try readSources(of: package, root: root)
+        }
+    }
+
     /// Every finding, sorted by file and line.
     package func diagnostics() -> [Diagnostic] {
         var found = manifestAgreement() + layerRules() + cycles() + importChecks()

@@ -48,6 +48,13 @@ package struct Toolchain: Sendable, Equatable {
         return read(usrFolder: prefix) ?? fallback
     }
 
+    /// ``current()`` for async callers, on a thread of its own: it walks the toolchain's
+    /// `lib/swift` folder and reads every module map there, which must not hold a thread of the
+    /// cooperative pool.
+    package static func currentOffThePool() async throws -> Toolchain {
+        try await DedicatedThread.run(named: "ribcage-toolchain") { current() }
+    }
+
     private static var fallback: Toolchain {
         Toolchain(modules: PlatformModules.linuxFallback, compilerVersion: [])
     }
