@@ -156,6 +156,8 @@ package struct Scaffolder: Sendable {
     /// The names a new module must avoid: the workspace's targets and products, its
     /// dependencies' products and their modules, and the SDKs' modules.
     private func takenNames(table: ModulesTable) async throws -> ModuleName.TakenNames {
+        // The toolchain's folder is read while SwiftPM describes the package.
+        async let toolchain = Toolchain.currentOffThePool()
         let package = try await PackageLoader.load(packageAt: root)
         var workspace = Set(package.targets.map(\.name)).union(package.products.map(\.name))
         workspace.formUnion(table.rows.map(\.name))
@@ -170,7 +172,7 @@ package struct Scaffolder: Sendable {
             dependencyProducts[String(key.dropFirst(identity.count + 1))] = identity
             for module in modules { dependencyProducts[module] = identity }
         }
-        let sdk = Toolchain.current().modules.union(PlatformModules.otherPlatforms).union(["Swift"])
+        let sdk = try await toolchain.modules.union(PlatformModules.otherPlatforms).union(["Swift"])
         return ModuleName.TakenNames(workspace: workspace, dependencyProducts: dependencyProducts, sdk: sdk)
     }
 
@@ -186,21 +188,27 @@ package struct Scaffolder: Sendable {
     private func write(_ files: [(String, String)], package: String, project: String) async throws {
         // Keep Package.swift as tidy as it was: format it after the edit only if it was formatted before.
         let formatted = await isFormatted("Package.swift")
-        for (path, text) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
+        let root = self.root
+        // Folders and files on a thread of their own, not on the cooperative pool.
+        try await DedicatedThread.run(named: "ribcage-new-write") {
+            for (path, text) in files {
+                let url = root.appendingPathComponent(path)
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+            }
+            try Data(package.utf8).write(to: root.appendingPathComponent("Package.swift"))
+            try Data(project.utf8).write(to: root.appendingPathComponent("Project.swift.md"))
         }
-        try Data(package.utf8).write(to: root.appendingPathComponent("Package.swift"))
-        try Data(project.utf8).write(to: root.appendingPathComponent("Project.swift.md"))
         let toFormat = files.map(\.0) + (formatted ? ["Package.swift"] : [])
         if Shell.isOnPath("swift") {
             // Lay the new files out the way the workspace's .swift-format wants them; a formatter
             // that fails leaves them as written, which compiles all the same.
             _ = try? await Shell.run("swift", ["format", "format", "--in-place"] + toFormat, in: root)
         }
-        try ManifestChanges(root: root).record()
+        try await DedicatedThread.run(named: "ribcage-new-ledger") {
+            try ManifestChanges(root: root).record()
+        }
     }
 
     private func isFormatted(_ file: String) async -> Bool {
