@@ -75,9 +75,9 @@ struct TestCommand: AsyncParsableCommand {
             guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
                 throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N, e.g. 2/4; got '\(shard)'.")
             }
-            suites = TestSharding.shard(
-                suites, index: parts[0], of: parts[1],
-                weights: TestSharding.weights(for: suites, package: described, root: root))
+            let weights = try await TestSharding.weightsOffThePool(
+                for: suites, package: described, root: root)
+            suites = TestSharding.shard(suites, index: parts[0], of: parts[1], weights: weights)
         }
 
         if let module = cacheOptions.explainCache {

@@ -138,4 +138,15 @@ package enum TestSharding {
         }
         return counts
     }
+
+    /// ``weights(for:package:root:)`` for async callers, on a thread of its own: without a last
+    /// run's durations it reads every test target's sources, which must not hold a thread of the
+    /// cooperative pool.
+    package static func weightsOffThePool(for suites: [TestSuite], package: DescribedPackage, root: URL)
+        async throws -> [String: Double]
+    {
+        try await DedicatedThread.run(named: "ribcage-shard-weights") {
+            weights(for: suites, package: package, root: root)
+        }
+    }
 }

@@ -44,7 +44,10 @@ package struct TestRunner: Sendable {
             "swift", ["build", "--build-tests"], in: packageRoot,
             output: verbose ? .fileAndStandardError(log) : .file(log))
         guard result.succeeded else {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            // A failed build's log can run to megabytes: read it off the cooperative pool.
+            let text = try await DedicatedThread.run(named: "ribcage-build-log") {
+                (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             throw RibcageError.buildFailed(
                 details: lines.suffix(80).joined(separator: "\n") + "\nFull log: \(log.path)")
@@ -117,7 +120,21 @@ package struct TestRunner: Sendable {
         if let filter { arguments += ["--filter", filter] }
         let process = try await Shell.run(
             "swift", arguments, in: packageRoot, output: verbose ? .fileAndStandardError(log) : .file(log))
+        // The reports, the log and the event stream of a large run are megabytes: read them on a
+        // thread of their own, not on the cooperative pool.
+        let (testCases, problems) = try await DedicatedThread.run(named: "ribcage-test-reports") {
+            Self.results(
+                xctestReport: xctestReport, swiftTestingReport: swiftTestingReport, log: log, events: events,
+                packageRoot: packageRoot)
+        }
+        return Outcome(testCases: testCases, problems: problems, process: process, log: log)
+    }
 
+    /// The test cases both libraries reported, their issues attached from the log and the event
+    /// stream, and what could not be read.
+    private static func results(
+        xctestReport: URL, swiftTestingReport: URL, log: URL, events: URL, packageRoot: URL
+    ) -> (testCases: [TestCaseResult], problems: [String]) {
         var testCases: [TestCaseResult] = []
         var problems: [String] = []
         for report in [xctestReport, swiftTestingReport] {
@@ -137,6 +154,6 @@ package struct TestRunner: Sendable {
             xctest: TestIssues.xctestIssues(inLog: logText, relativeTo: packageRoot),
             swiftTesting: TestIssues.swiftTestingIssues(inEventStream: eventText, relativeTo: packageRoot),
             to: &testCases)
-        return Outcome(testCases: testCases, problems: problems, process: process, log: log)
+        return (testCases, problems)
     }
 }
