@@ -24,6 +24,9 @@ package protocol BlobStore: Sendable {
 }
 
 /// The test cache's local folder, laid out like a Bazel disk cache: `ac/<key>`, `cas/<sha256>`.
+///
+/// Reads and writes run on a thread of their own (``DedicatedThread``): the folder may sit on a
+/// slow or shared disk, and a blocked read must not hold a thread of the cooperative pool.
 package struct LocalBlobStore: BlobStore {
     package var folder: URL
 
@@ -47,22 +50,28 @@ package struct LocalBlobStore: BlobStore {
 
     package func get(_ area: CacheArea, _ hash: String) async throws -> Data? {
         let file = try location(area, hash)
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return try Data(contentsOf: file)
+        return try await DedicatedThread.run(named: "ribcage-test-cache-store") {
+            guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+            return try Data(contentsOf: file)
+        }
     }
 
     /// Writes to a temporary file and renames it into place, so a reader (another shard on this
     /// machine, or a run after a crash) sees the whole blob or none of it.
     package func put(_ area: CacheArea, _ hash: String, _ data: Data) async throws {
         let file = try location(area, hash)
-        try FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let staging = file.deletingLastPathComponent().appendingPathComponent(".\(hash).\(UUID().uuidString)")
-        try data.write(to: staging)
-        if rename(staging.path, file.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: staging)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename: \(reason)"])
+        try await DedicatedThread.run(named: "ribcage-test-cache-store") {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let staging = file.deletingLastPathComponent().appendingPathComponent(
+                ".\(hash).\(UUID().uuidString)")
+            try data.write(to: staging)
+            if rename(staging.path, file.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(at: staging)
+                throw CocoaError(
+                    .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename: \(reason)"])
+            }
         }
     }
 

@@ -105,7 +105,7 @@ package actor TestCache {
     package func record(_ entry: TestCacheEntry) async {
         do {
             try await write(entry, to: local)
-            try recordLatest(entry.key)
+            try await recordLatest(entry.key)
         } catch {
             warn("warning: test cache: could not store \(entry.testTarget) in \(local.displayName): \(error)")
         }
@@ -179,18 +179,24 @@ package actor TestCache {
     }
 
     /// Remembers `key` as the last one stored or found for its test target on this machine.
-    package func recordLatest(_ key: TestCacheKey) throws {
+    package func recordLatest(_ key: TestCacheKey) async throws {
         let file = latestFile(key.testTarget)
-        try FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(key.hash.utf8).write(to: file, options: .atomic)
+        try await DedicatedThread.run(named: "ribcage-test-cache-store") {
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(key.hash.utf8).write(to: file, options: .atomic)
+        }
     }
 
     /// The entry of the last key stored or found for `testTarget` on this machine.
     package func latestEntry(of testTarget: String) async throws -> TestCacheEntry? {
         let file = latestFile(testTarget)
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        let hash = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let pointed: Data? = try await DedicatedThread.run(named: "ribcage-test-cache-store") {
+            guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+            return try Data(contentsOf: file)
+        }
+        guard let pointed else { return nil }
+        let hash = String(decoding: pointed, as: UTF8.self)
         guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else { return nil }
         let pointer = TestCacheKey(testTarget: testTarget, parts: [])
         var probe = pointer

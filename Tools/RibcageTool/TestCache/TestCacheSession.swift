@@ -35,10 +35,13 @@ package struct TestCacheSession: Sendable {
             throw RibcageError.commandNotFound(
                 "swift", hint: "`swift --version` \(version.terminationDescription).")
         }
-        let inputs = try TestCacheInputs(
-            root: root, package: package, toolchain: version.outputText + version.errorText,
-            configuration: "debug", flags: testFlags, environment: environment,
-            declaredVariables: try TestCacheInputs.declaredVariables(packageAt: root))
+        // Lists the root folder and hashes its manifests: on the keys' thread, not the pool.
+        let inputs = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+            try TestCacheInputs(
+                root: root, package: package, toolchain: version.outputText + version.errorText,
+                configuration: "debug", flags: testFlags, environment: environment,
+                declaredVariables: try TestCacheInputs.declaredVariables(packageAt: root))
+        }
         return TestCacheSession(
             cache: TestCache(local: local, remote: remote, warn: warn), inputs: inputs,
             commit: await Self.commit(at: root), host: ProcessInfo.processInfo.hostName)
