@@ -27,7 +27,10 @@ package enum PackageLoader {
                     ("note: `swift package describe` failed, so the package was read from its manifest "
                         + "(`swift package dump-package`) and each target's sources were found in its folder.\n")
                         .utf8))
-            return manifest.package(root: root)
+            // Walking every target's folder blocks on the file system: off the cooperative pool.
+            return try await DedicatedThread.run(named: "ribcage-source-walk") {
+                manifest.package(root: root)
+            }
         }
         var package = try decodeDescription(described.standardOutput, root: root)
         if let manifest { manifest.annotate(&package) }

@@ -131,10 +131,17 @@ package enum Shell {
             case .exited(let code): (code, false)
             case .signaled(let signal): (signal, true)
             }
+        var captured = (standardOutput: Data(), standardError: Data())
+        if case .capture = output {
+            // A child's output can run to megabytes (`swift package describe` of a large
+            // package): read it on a thread of its own, not on the cooperative pool.
+            captured = try await DedicatedThread.run(named: "ribcage-child-output") {
+                ((try? Data(contentsOf: outFile)) ?? Data(), (try? Data(contentsOf: errFile)) ?? Data())
+            }
+        }
         return ProcessResult(
-            status: code, wasSignalled: signalled,
-            standardOutput: (try? Data(contentsOf: outFile)) ?? Data(),
-            standardError: (try? Data(contentsOf: errFile)) ?? Data())
+            status: code, wasSignalled: signalled, standardOutput: captured.standardOutput,
+            standardError: captured.standardError)
     }
 
     /// ``run(_:_:in:output:environment:)`` with its output captured, given up on after
