@@ -56,7 +56,9 @@ package enum Shell {
     ///
     /// - Parameter environment: Variables to set or, with `nil` values, remove, on top of this
     ///   process's environment.
-    /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` when the command cannot be started.
+    /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` when the command cannot be started,
+    ///   or the file system's error when its captured output cannot be read back (empty output
+    ///   would pass for what the command said).
     package static func run(
         _ command: String,
         _ arguments: [String],
@@ -136,7 +138,7 @@ package enum Shell {
             // A child's output can run to megabytes (`swift package describe` of a large
             // package): read it on a thread of its own, not on the cooperative pool.
             captured = try await DedicatedThread.run(named: "ribcage-child-output") {
-                ((try? Data(contentsOf: outFile)) ?? Data(), (try? Data(contentsOf: errFile)) ?? Data())
+                (try Data(contentsOf: outFile), try Data(contentsOf: errFile))
             }
         }
         return ProcessResult(

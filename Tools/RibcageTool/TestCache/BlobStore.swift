@@ -68,6 +68,8 @@ package struct LocalBlobStore: BlobStore {
             try data.write(to: staging)
             if rename(staging.path, file.path) != 0 {
                 let reason = String(cString: strerror(errno))
+                // The rename's failure is what the user must hear; a staging file left behind is
+                // dot-named, never read as an entry, and overwritten by no one.
                 try? FileManager.default.removeItem(at: staging)
                 throw CocoaError(
                     .fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "rename: \(reason)"])

@@ -45,8 +45,13 @@ package struct TestRunner: Sendable {
             output: verbose ? .fileAndStandardError(log) : .file(log))
         guard result.succeeded else {
             // A failed build's log can run to megabytes: read it off the cooperative pool.
-            let text = try await DedicatedThread.run(named: "ribcage-build-log") {
-                (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            let text: String
+            do {
+                text = try await DedicatedThread.run(named: "ribcage-build-log") {
+                    try String(contentsOf: log, encoding: .utf8)
+                }
+            } catch {
+                text = "(The build log could not be read: \(error).)"
             }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             throw RibcageError.buildFailed(
