@@ -64,9 +64,11 @@ struct StreamingConformanceTests {
     }
 
     /// The first error reading `response` throws, or `nil` if it reads to the end.
-    static func readingError(_ response: StreamedResponse) async -> NetworkError? {
+    static func readingError(
+        _ response: StreamedResponse, eachChunk: @Sendable () -> Void = {}
+    ) async -> NetworkError? {
         do {
-            for try await _ in response {}
+            for try await _ in response { eachChunk() }
             return nil
         } catch {
             return error
@@ -112,8 +114,16 @@ struct StreamingConformanceTests {
         defer { server.stop() }
         let response = try await NetworkProvider<TestTarget>(transport: kind.transport).bytes(
             TestTarget(server, "drip"))
-        let reading = Task { await Self.readingError(response) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancel only once the body is really flowing: the server has the request and the
+        // reading task holds a byte, whatever the machine's load.
+        let (chunks, chunkArrived) = AsyncStream<Void>.makeStream()
+        let reading = Task { () -> NetworkError? in
+            await Self.readingError(response, eachChunk: { chunkArrived.yield() })
+        }
+        #expect(await server.waitForRequests())
+        var arrivals = chunks.makeAsyncIterator()
+        let firstByte: Void? = await arrivals.next()
+        #expect(firstByte != nil, "a first byte arrived before the body ended")
         reading.cancel()
         guard case .cancelled = await reading.value else {
             Issue.record("expected cancelled")

@@ -29,6 +29,8 @@ final class NginxWebDAV: Sendable {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// nginx could not listen: something else holds the port.
+        var portTaken = false
     }
 
     private init(folder: URL, port: Int) {
@@ -47,11 +49,22 @@ final class NginxWebDAV: Sendable {
             "ribcage-nginx-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("store"), withIntermediateDirectories: true)
-        let server = NginxWebDAV(folder: folder, port: try freeLoopbackPort())
         defer { try? FileManager.default.removeItem(at: folder) }
-        try server.writeConfiguration()
+        // The free port is free when asked, not always when nginx binds it: another process
+        // can take it in between. nginx then exits, and another port is tried.
+        var attempt = 1
+        var server = NginxWebDAV(folder: folder, port: try freeLoopbackPort())
+        while true {
+            try server.writeConfiguration()
+            do {
+                try await server.start(binary: binary)
+                break
+            } catch let failure as Failure where failure.portTaken && attempt < 5 {
+                attempt += 1
+                server = NginxWebDAV(folder: folder, port: try freeLoopbackPort())
+            }
+        }
         do {
-            try await server.start(binary: binary)
             let result = try await body(server)
             await server.stop()
             return result
@@ -113,18 +126,34 @@ final class NginxWebDAV: Sendable {
         let probe = try HTTPBlobStore(url: url, timeout: .seconds(1))
         let absent = String(repeating: "0", count: 64)
         for _ in 0..<100 {
-            // Any HTTP answer, a 404 for this absent key included, means nginx is serving;
-            // a refused connection means it is still starting.
+            // Any HTTP answer, a 404 for this absent key included, means a server is serving;
+            // a refused connection means nginx is still starting. nginx writes its pid file
+            // once it listens, so an answer without it came from whoever else has the port.
             do {
                 _ = try await probe.get(.actionCache, absent)
-                return
-            } catch {
-                try await Task.sleep(for: .milliseconds(100))
-            }
+                if isRunning { return }
+            } catch {}
+            if isRunning == false, errorLog.contains("Address already in use") { break }
+            try await Task.sleep(for: .milliseconds(100))
         }
         await stop()
-        let log = (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
-        throw Failure(description: "nginx did not answer on port \(port) within 10 s:\n\(log)")
+        let log = errorLog
+        throw Failure(
+            description: "nginx did not answer on port \(port) within 10 s:\n\(log)",
+            portTaken: log.contains("Address already in use"))
+    }
+
+    /// Whether the nginx of this folder has written its pid file and is alive.
+    private var isRunning: Bool {
+        guard let text = try? String(contentsOf: folder.appendingPathComponent("nginx.pid"), encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return false }
+        return kill(pid, 0) == 0
+    }
+
+    /// What nginx wrote to its error log so far ("" before it wrote any).
+    private var errorLog: String {
+        (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
     }
 
     /// Stops nginx (SIGTERM, a fast shutdown) and waits until it has exited.

@@ -16,8 +16,7 @@ struct PackageTreeTrustTests {
         var root: URL { folder.url }
 
         init() async throws {
-            let original = try await ThirdPartyPackage.hummingbird.checkout()
-            // describe resolves the package, as every ribcage command does first.
+            let original = try await ThirdPartyPackage.hummingbird.resolvedCheckout()
             package = try await PackageLoader.load(packageAt: original)
             // The tree from the untouched record, which also fills the manifest cache.
             let tree = try #require(await PackageDependencies.fromCheckouts(root: original, package: package))

@@ -6,8 +6,11 @@ import Testing
 /// `/opt/swift-packages` at fixed versions, for tests that run the tool on code we did not write.
 ///
 /// Each checkout is made once and kept under the temporary folder, keyed by version, so every
-/// test of a run (and later runs) share it; a checkout is moved into place only when complete,
-/// so test processes running at once never see half of one.
+/// test of a run shares it (`Tools/test` gives each run a temporary folder of its own, so no
+/// run inherits another's); a checkout is moved into place only when complete, so test
+/// processes running at once never see half of one. Tests share it read-only or for what
+/// every test may do to it (resolve, fill SwiftPM's and ribcage's caches); a test that edits a
+/// package copies it first.
 enum ThirdPartyPackage: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case argumentParser = "apple/swift-argument-parser@1.8.2"
     case nio = "apple/swift-nio@2.101.2"
@@ -52,5 +55,20 @@ enum ThirdPartyPackage: String, CaseIterable, Sendable, CustomTestStringConverti
             // Another test process moved its complete checkout into place first.
         }
         return destination
+    }
+
+    /// The checkout with its dependencies resolved into its `.build` (`Package.resolved`, the
+    /// checkouts and `.build/workspace-state.json`), as a test that reads SwiftPM's record needs
+    /// it: `swift package describe` does not resolve, so no other command a test runs first can
+    /// be counted on to have done it. Resolving again is quick and changes nothing; test
+    /// processes resolving at once wait for each other on SwiftPM's lock of `.build`.
+    func resolvedCheckout() async throws -> URL {
+        let root = try await checkout()
+        let resolve = try await Shell.run("swift", ["package", "resolve"], in: root)
+        guard resolve.succeeded else {
+            throw Unavailable(
+                description: "swift package resolve in \(root.path) failed: \(resolve.errorText)")
+        }
+        return root
     }
 }
