@@ -30,6 +30,13 @@ enum FileContents {
 
 /// The file operations the stores share, with every failure a ``StorageError``.
 enum FileIO {
+    /// How many times a store reads a file again when another process replaced it between the
+    /// read and the check, under the folder's lock, that it is still the file that was read. One
+    /// replacement in between is ordinary, dozens in a row are not; and a check that can never
+    /// succeed would otherwise read for ever, a core busy and the lock taken on every pass. Past
+    /// this the read fails with ``StorageError/keptChanging(file:reads:)``.
+    static let rereads = 32
+
     /// Files are readable and writable by their owner only.
     static let filePermissions: FilePermissions = .ownerReadWrite
     /// Folders are accessible by their owner only.
