@@ -90,35 +90,16 @@ extension JournaledStore {
     private func openJournal(settingAsideInto setAside: inout [StorageError]) throws -> (
         FileDescriptor, FileIdentity
     )? {
-        let journal: FileDescriptor
-        do {
-            journal = try FileDescriptor.open(
-                FilePath(journalURL.path), .readWrite, options: [.append, .closeOnExec])
-        } catch Errno.noSuchFileOrDirectory {
+        switch try FileIO.open(journalURL, .readWrite, options: [.append]) {
+        case .absent:
             return nil
-        } catch Errno.isDirectory {
-            if let identity = try FileIO.identity(of: journalURL),
-                let aside = try SetAside.move(journalURL, ifStill: identity)
-            {
+        case .file(let journal, let identity):
+            return (journal, identity)
+        case .notAFile(let identity):
+            if let aside = try SetAside.move(journalURL, ifStill: identity) {
                 setAside.append(.damaged(file: journalURL, setAsideAt: aside, reason: .notAFile))
             }
             return nil
-        } catch {
-            throw FileIO.failure("open", journalURL.path, error)
-        }
-        do {
-            let stat = try journal.stat()
-            guard stat.type == .regular else {
-                try? journal.close()  // nothing was written through it
-                if let aside = try SetAside.move(journalURL, ifStill: FileIdentity(stat)) {
-                    setAside.append(.damaged(file: journalURL, setAsideAt: aside, reason: .notAFile))
-                }
-                return nil
-            }
-            return (journal, FileIdentity(stat))
-        } catch let error as Errno {
-            try? journal.close()  // nothing was written through it
-            throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
         }
     }
 

@@ -32,10 +32,11 @@ import SystemPackage
 ///   off before the next append, which would otherwise be glued to it.
 /// - **Damage is set aside, never built over.** A snapshot that cannot be used (not a property
 ///   list, another type, a schema version without a migration, a value that
-///   ``Journaled/init(snapshot:)`` refuses, a folder in its place) is moved aside; journal lines
-///   that are not changes are reported and the journal is kept aside as it was. Everything
-///   still readable is loaded and kept; the store folds only what it has read. A file it cannot
-///   open (no permission) is an error, and then the store writes nothing until a load succeeds.
+///   ``Journaled/init(snapshot:)`` refuses, a folder or a FIFO in its place) is moved aside;
+///   journal lines that are not changes are reported and the journal is kept aside as it was.
+///   Everything still readable is loaded and kept; the store folds only what it has read. A file
+///   it cannot open (no permission) is an error, and then the store writes nothing until a load
+///   succeeds.
 /// - **Processes sharing the folder** keep each other's changes: each append and fold is made
 ///   under a lock on the folder, after reading what other processes appended or folded since.
 ///   A store's ``value`` shows their changes from its next append, fold or load.

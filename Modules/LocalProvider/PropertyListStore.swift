@@ -5,10 +5,10 @@ import Foundation
 /// for what cannot be read.
 ///
 /// - A stored value that cannot be read as its key's value — bytes that are not a property
-///   list, a value of another type, a schema version the key has no migration for, a folder
-///   where the file should be — is set aside, never deleted or written over, and reported as
-///   ``StorageError/damaged(file:setAsideAt:reason:)``; the key then reads as absent, and every
-///   other value stays readable.
+///   list, a value of another type, a schema version the key has no migration for, a folder or
+///   a FIFO where the file should be — is set aside, never deleted or written over, and reported
+///   as ``StorageError/damaged(file:setAsideAt:reason:)``; the key then reads as absent, and
+///   every other value stays readable.
 /// - A file that cannot be opened (no permission, a folder the process may not enter) is a
 ///   ``StorageError/fileSystem(operation:path:errno:)`` and is left alone.
 /// - An expired value reads as absent and is removed — only if it is still the value that was

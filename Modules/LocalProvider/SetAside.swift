@@ -31,7 +31,8 @@ public enum SetAside {
     /// Moves the file or folder at `url` aside, if it is still `identity`, and returns its new
     /// place; `nil` if the path holds something else now.
     static func move(_ url: URL, ifStill identity: FileIdentity) throws(StorageError) -> URL? {
-        guard let stat = try FileIO.status(of: url), FileIdentity(stat) == identity else { return nil }
+        guard let stat = try FileIO.status(of: url, followingLinks: false), FileIdentity(stat) == identity
+        else { return nil }
         let aside: URL
         if stat.type == .directory {
             // A folder cannot be linked: claim a fresh name with mkdir, then rename over that

@@ -61,7 +61,7 @@ public enum StorageError: Error, CustomStringConvertible {
 public enum DamageReason: Sendable, CustomStringConvertible {
     /// The bytes are not what the store writes: truncated, random or empty.
     case unreadableBytes(underlying: any Error)
-    /// A folder or another non-file stands where the file should be.
+    /// A folder, a FIFO or another non-file stands where the file should be.
     case notAFile
     /// The value under `key` is of another type than the key's.
     case wrongType(key: String, underlying: any Error)
