@@ -132,9 +132,12 @@ enum FileIO {
         }
     }
 
-    /// The identity of the file at `url` now (not following a symbolic link), or `nil` if none.
+    /// The identity of the file at `url` now, or `nil` if none. Follows a symbolic link, as
+    /// ``open(_:_:options:)`` does: compared with the identity of a file that was read, it must
+    /// name the same file, the one the link leads to, or a store that checks "is it still the
+    /// file I read?" before it sets a linked file aside would never find it so.
     static func identity(of url: URL) throws(StorageError) -> FileIdentity? {
-        try status(of: url, followingLinks: false).map(FileIdentity.init)
+        try status(of: url, followingLinks: true).map(FileIdentity.init)
     }
 
     /// `stat` of `url`, or `lstat` when not `followingLinks`; `nil` if nothing is there (or a

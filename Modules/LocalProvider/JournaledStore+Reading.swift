@@ -41,10 +41,13 @@ extension JournaledStore {
         let (value, sequence) = try readSnapshot(settingAsideInto: &setAside)
         var state = State(
             value: value, sequence: sequence, snapshotSequence: sequence, journal: nil, journalIdentity: nil,
-            journalLength: 0, journalLines: 0, revision: nextRevision())
-        guard let (journal, identity) = try openJournal(settingAsideInto: &setAside) else { return state }
+            journalIsLinked: false, journalLength: 0, journalLines: 0, revision: nextRevision())
+        guard let (journal, identity, linked) = try openJournal(settingAsideInto: &setAside) else {
+            return state
+        }
         state.journal = journal
         state.journalIdentity = identity
+        state.journalIsLinked = linked
         do {
             setAside += try apply(try FileIO.readToEnd(journal, path: journalURL.path), to: &state)
         } catch {
@@ -86,15 +89,21 @@ extension JournaledStore {
     }
 
     /// The journal open for appending, or `nil` when there is none (or it was not a file and was
-    /// set aside).
+    /// set aside). A journal that is a symbolic link is opened for reading only, and `linked`:
+    /// appending through it would change a file outside the folder, so the next change folds
+    /// first, which puts a journal of the folder's own in the link's place.
     private func openJournal(settingAsideInto setAside: inout [StorageError]) throws -> (
-        FileDescriptor, FileIdentity
+        FileDescriptor, FileIdentity, linked: Bool
     )? {
-        switch try FileIO.open(journalURL, .readWrite, options: [.append]) {
+        let linked = try FileIO.status(of: journalURL, followingLinks: false)?.type == .symbolicLink
+        let opened =
+            try linked
+            ? FileIO.open(journalURL, .readOnly) : FileIO.open(journalURL, .readWrite, options: [.append])
+        switch opened {
         case .absent:
             return nil
         case .file(let journal, let identity):
-            return (journal, identity)
+            return (journal, identity, linked)
         case .notAFile(let identity):
             if let aside = try SetAside.move(journalURL, ifStill: identity) {
                 setAside.append(.damaged(file: journalURL, setAsideAt: aside, reason: .notAFile))
@@ -115,7 +124,8 @@ extension JournaledStore {
         }
         state.journalLength += Int64(lines.wholeLength)
         state.journalLines += lines.lineCount
-        if lines.wholeLength < tail.count, let journal = state.journal {
+        // A linked journal's file is not the store's to cut: the next change folds instead.
+        if lines.wholeLength < tail.count, !state.journalIsLinked, let journal = state.journal {
             try truncate(journal, to: state.journalLength)
         }
         guard !lines.damagedLines.isEmpty, let identity = state.journalIdentity,

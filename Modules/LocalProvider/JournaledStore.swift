@@ -37,6 +37,11 @@ import SystemPackage
 ///   Everything still readable is loaded and kept; the store folds only what it has read. A file
 ///   it cannot open (no permission) is an error, and then the store writes nothing until a load
 ///   succeeds.
+/// - **A symbolic link is read through, never written through.** A dotfile manager may keep
+///   the files elsewhere and link them here. The first change after reading a linked journal
+///   folds, which puts files of the folder's own in the links' place by renames; a link set
+///   aside is moved as the link. The files they lead to are never written, cut, moved or
+///   deleted. A link that leads nowhere reads as absent.
 /// - **Processes sharing the folder** keep each other's changes: each append and fold is made
 ///   under a lock on the folder, after reading what other processes appended or folded since.
 ///   A store's ``value`` shows their changes from its next append, fold or load.
@@ -70,9 +75,12 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         var sequence: Int
         /// The sequence number of the last change the snapshot file holds.
         var snapshotSequence: Int
-        /// The journal, open for appending; `nil` while there is no journal file.
+        /// The journal, open for appending (for reading only when it is a link); `nil` while
+        /// there is no journal file.
         var journal: FileDescriptor?
         var journalIdentity: FileIdentity?
+        /// The journal is a symbolic link, open for reading only: the next change folds first.
+        var journalIsLinked: Bool
         /// The journal's bytes that this state has read or written: whole lines only.
         var journalLength: Int64
         var journalLines: Int
@@ -260,19 +268,7 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     /// Appends the line for `change`, `fsync`s it, and only then applies it.
     private func write(_ change: Value.Change, to state: inout State) throws {
         let line = try JournalLines<Value.Change>.line(for: change, sequence: state.sequence + 1)
-        let isNew = state.journal == nil
-        let journal: FileDescriptor
-        if let open = state.journal {
-            journal = open
-        } else {
-            journal = try AtomicFile.create(journalURL)
-            state.journal = journal
-            do {
-                state.journalIdentity = FileIdentity(try journal.stat())
-            } catch {
-                throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
-            }
-        }
+        let journal = try writableJournal(&state)
         do {
             do {
                 _ = try journal.writeAll(line)
@@ -280,8 +276,6 @@ public final class JournaledStore<Value: Journaled>: Sendable {
                 throw FileIO.failure("append to", journalURL.path, error)
             }
             try FileIO.sync(journal, path: journalURL.path)
-            // A new file's name must be on the disk too before the change counts.
-            if isNew { try FileIO.syncDirectory(folder) }
         } catch {
             // Cut off what was written, so that the next append starts on a line of its own.
             try? truncate(journal, to: state.journalLength)  // failing that, the next load cuts it
@@ -295,6 +289,15 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         state.revision = nextRevision()
     }
 
+    /// The journal to append to. When there is none, a new one; when it is a link, the value is
+    /// folded first, so that the changes read through the link are in the snapshot before a
+    /// journal of the folder's own replaces it.
+    private func writableJournal(_ state: inout State) throws -> FileDescriptor {
+        if state.journalIsLinked { try fold(&state) }
+        if let journal = state.journal { return journal }
+        return try startJournal(&state)
+    }
+
     /// Writes the value as the snapshot, durably, then puts an empty journal in place of the old.
     /// A crash between the two leaves journal lines that the snapshot holds; loading skips them by
     /// their sequence numbers.
@@ -303,7 +306,14 @@ public final class JournaledStore<Value: Journaled>: Sendable {
             state.value.snapshot, for: key, expiresAt: nil, sequence: state.sequence)
         try AtomicFile.write(snapshot, to: snapshotURL, syncingDirectory: true)
         state.snapshotSequence = state.sequence
+        try startJournal(&state)
+    }
 
+    /// Puts a new, empty journal in place, by a rename: over the old journal, or over a link
+    /// that leads nowhere, which an exclusive create would fail on. Its name is on the disk
+    /// before this returns, so a change appended to it counts once its line is `fsync`ed.
+    @discardableResult
+    private func startJournal(_ state: inout State) throws -> FileDescriptor {
         let temporary = AtomicFile.temporaryFile(for: journalURL)
         let journal = try AtomicFile.create(temporary)
         let identity: FileIdentity
@@ -319,8 +329,10 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         if let old = state.journal { try? old.close() }  // every line in it was fsynced
         state.journal = journal
         state.journalIdentity = identity
+        state.journalIsLinked = false
         state.journalLength = 0
         state.journalLines = 0
+        return journal
     }
 
     func truncate(_ journal: FileDescriptor, to length: Int64) throws {

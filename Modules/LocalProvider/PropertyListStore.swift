@@ -9,6 +9,10 @@ import Foundation
 ///   a FIFO where the file should be — is set aside, never deleted or written over, and reported
 ///   as ``StorageError/damaged(file:setAsideAt:reason:)``; the key then reads as absent, and
 ///   every other value stays readable.
+/// - A symbolic link where the file should be (a dotfile manager's) is read through. Saving puts
+///   a file of the folder's own in its place, by a rename; removing or setting aside removes or
+///   moves the link. The file it leads to is never written, moved or deleted. A link that leads
+///   nowhere reads as absent.
 /// - A file that cannot be opened (no permission, a folder the process may not enter) is a
 ///   ``StorageError/fileSystem(operation:path:errno:)`` and is left alone.
 /// - An expired value reads as absent and is removed — only if it is still the value that was

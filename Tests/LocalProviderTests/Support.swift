@@ -200,9 +200,9 @@ func entryType(at url: URL) -> FileType? {
     try? FilePath(url.path).stat(followTargetSymlink: false).type
 }
 
-/// Where the symbolic link at `url` leads.
-func destination(ofLink url: URL) throws -> URL {
-    URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: url.path))
+/// The path the symbolic link at `url` leads to.
+func destination(ofLink url: URL) throws -> String {
+    try FileManager.default.destinationOfSymbolicLink(atPath: url.path)
 }
 
 /// Makes a FIFO at `url`: opening it for reading waits for a writer.
