@@ -28,8 +28,22 @@ enum FileContents {
     case notAFile(FileIdentity)
 }
 
+/// What a path held when it was opened: like ``FileContents``, with the file open, not read.
+enum OpenedFile {
+    case absent
+    case file(FileDescriptor, FileIdentity)
+    case notAFile(FileIdentity)
+}
+
 /// The file operations the stores share, with every failure a ``StorageError``.
 enum FileIO {
+    /// How many times a store reads a file again when another process replaced it between the
+    /// read and the check, under the folder's lock, that it is still the file that was read. One
+    /// replacement in between is ordinary, dozens in a row are not; and a check that can never
+    /// succeed would otherwise read for ever, a core busy and the lock taken on every pass. Past
+    /// this the read fails with ``StorageError/keptChanging(file:reads:)``.
+    static let rereads = 32
+
     /// Files are readable and writable by their owner only.
     static let filePermissions: FilePermissions = .ownerReadWrite
     /// Folders are accessible by their owner only.
@@ -38,23 +52,52 @@ enum FileIO {
     /// What `url` holds. A missing file is ``FileContents/absent``; a folder the process may not
     /// enter or a file it may not read is an error, not an absence.
     static func read(_ url: URL) throws(StorageError) -> FileContents {
+        switch try open(url, .readOnly) {
+        case .absent:
+            return .absent
+        case .notAFile(let identity):
+            return .notAFile(identity)
+        case .file(let descriptor, let identity):
+            defer { try? descriptor.close() }  // read-only: closing cannot lose data
+            return .file(try readToEnd(descriptor, path: url.path), identity)
+        }
+    }
+
+    /// Opens `url`, following a symbolic link (a dotfile manager's link leads to the real file),
+    /// and hands back the descriptor only when it is a regular file. A link that leads nowhere is
+    /// ``OpenedFile/absent``.
+    ///
+    /// Opens without blocking: a plain `open` of a FIFO waits for a writer, for ever if none comes,
+    /// before `fstat` could say it is no file of ours. `O_NONBLOCK` changes nothing for a regular
+    /// file, whose reads and writes never wait for another process.
+    static func open(
+        _ url: URL, _ access: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = []
+    ) throws(StorageError) -> OpenedFile {
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(FilePath(url.path), .readOnly, options: [.closeOnExec])
+            descriptor = try FileDescriptor.open(
+                FilePath(url.path), access, options: options.union([.nonBlocking, .closeOnExec]))
         } catch Errno.noSuchFileOrDirectory {
             return .absent
+        } catch Errno.isDirectory, Errno.noSuchAddressOrDevice {
+            // A folder opened for writing, or a socket, which cannot be opened at all.
+            guard let stat = try status(of: url, followingLinks: true) else { return .absent }
+            return .notAFile(FileIdentity(stat))
         } catch {
             throw failure("open", url.path, error)
         }
-        defer { try? descriptor.close() }  // read-only: closing cannot lose data
         let stat: Stat
         do {
             stat = try descriptor.stat()
         } catch {
+            try? descriptor.close()  // nothing was written through it
             throw .fileSystem(operation: "fstat", path: url.path, errno: error)
         }
-        guard stat.type == .regular else { return .notAFile(FileIdentity(stat)) }
-        return .file(try readToEnd(descriptor, path: url.path), FileIdentity(stat))
+        guard stat.type == .regular else {
+            try? descriptor.close()  // nothing was written through it
+            return .notAFile(FileIdentity(stat))
+        }
+        return .file(descriptor, FileIdentity(stat))
     }
 
     /// Whether `url` still holds `blob`: the same file, with the same bytes. The identity alone
@@ -89,19 +132,23 @@ enum FileIO {
         }
     }
 
-    /// The identity of the file at `url` now (not following a symbolic link), or `nil` if none.
+    /// The identity of the file at `url` now, or `nil` if none. Follows a symbolic link, as
+    /// ``open(_:_:options:)`` does: compared with the identity of a file that was read, it must
+    /// name the same file, the one the link leads to, or a store that checks "is it still the
+    /// file I read?" before it sets a linked file aside would never find it so.
     static func identity(of url: URL) throws(StorageError) -> FileIdentity? {
-        try status(of: url).map(FileIdentity.init)
+        try status(of: url, followingLinks: true).map(FileIdentity.init)
     }
 
-    /// `lstat` of `url`, or `nil` if nothing is there.
-    static func status(of url: URL) throws(StorageError) -> Stat? {
+    /// `stat` of `url`, or `lstat` when not `followingLinks`; `nil` if nothing is there (or a
+    /// link leads nowhere).
+    static func status(of url: URL, followingLinks: Bool) throws(StorageError) -> Stat? {
         do {
-            return try FilePath(url.path).stat(followTargetSymlink: false)
+            return try FilePath(url.path).stat(followTargetSymlink: followingLinks)
         } catch .noSuchFileOrDirectory {
             return nil
         } catch {
-            throw .fileSystem(operation: "stat", path: url.path, errno: error)
+            throw .fileSystem(operation: followingLinks ? "stat" : "lstat", path: url.path, errno: error)
         }
     }
 

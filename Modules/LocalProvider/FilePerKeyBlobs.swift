@@ -12,7 +12,7 @@ struct FilePerKeyBlobs: BlobBackend {
 
     func read(_ name: String) throws -> StoredBlob? {
         let file = file(for: name)
-        while true {
+        for _ in 0..<FileIO.rereads {
             switch try FileIO.read(file) {
             case .absent:
                 return nil
@@ -29,6 +29,7 @@ struct FilePerKeyBlobs: BlobBackend {
                 if let aside { throw StorageError.damaged(file: file, setAsideAt: aside, reason: .notAFile) }
             }
         }
+        throw StorageError.keptChanging(file: file, reads: FileIO.rereads)
     }
 
     func write(_ blob: Data, named name: String) throws {

@@ -32,10 +32,16 @@ import SystemPackage
 ///   off before the next append, which would otherwise be glued to it.
 /// - **Damage is set aside, never built over.** A snapshot that cannot be used (not a property
 ///   list, another type, a schema version without a migration, a value that
-///   ``Journaled/init(snapshot:)`` refuses, a folder in its place) is moved aside; journal lines
-///   that are not changes are reported and the journal is kept aside as it was. Everything
-///   still readable is loaded and kept; the store folds only what it has read. A file it cannot
-///   open (no permission) is an error, and then the store writes nothing until a load succeeds.
+///   ``Journaled/init(snapshot:)`` refuses, a folder or a FIFO in its place) is moved aside;
+///   journal lines that are not changes are reported and the journal is kept aside as it was.
+///   Everything still readable is loaded and kept; the store folds only what it has read. A file
+///   it cannot open (no permission) is an error, and then the store writes nothing until a load
+///   succeeds.
+/// - **A symbolic link is read through, never written through.** A dotfile manager may keep
+///   the files elsewhere and link them here. The first change after reading a linked journal
+///   folds, which puts files of the folder's own in the links' place by renames; a link set
+///   aside is moved as the link. The files they lead to are never written, cut, moved or
+///   deleted. A link that leads nowhere reads as absent.
 /// - **Processes sharing the folder** keep each other's changes: each append and fold is made
 ///   under a lock on the folder, after reading what other processes appended or folded since.
 ///   A store's ``value`` shows their changes from its next append, fold or load.
@@ -46,9 +52,9 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     public let name: String
     /// Changes appended before the value is written whole again.
     public let foldThreshold: Int
-    private let key: StorageKey<Value.Snapshot>
+    let key: StorageKey<Value.Snapshot>
     private let lock: FolderLock
-    private let codec = EnvelopeCodec(format: .binary)
+    let codec = EnvelopeCodec(format: .binary)
     /// Read and changed only while holding the folder's ``FolderLock``, which also keeps this
     /// process's threads apart; so this mutex is never waited for while another process holds
     /// the folder.
@@ -63,15 +69,18 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     let io = IOQueue(label: "JournaledStore")
 
     /// What the store holds once loaded, and how it matches the files.
-    private struct State {
+    struct State {
         var value: Value
         /// The sequence number of the last change applied to `value`.
         var sequence: Int
         /// The sequence number of the last change the snapshot file holds.
         var snapshotSequence: Int
-        /// The journal, open for appending; `nil` while there is no journal file.
+        /// The journal, open for appending (for reading only when it is a link); `nil` while
+        /// there is no journal file.
         var journal: FileDescriptor?
         var journalIdentity: FileIdentity?
+        /// The journal is a symbolic link, open for reading only: the next change folds first.
+        var journalIsLinked: Bool
         /// The journal's bytes that this state has read or written: whole lines only.
         var journalLength: Int64
         var journalLines: Int
@@ -252,167 +261,14 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         }
     }
 
-    private func nextRevision() -> Int {
+    func nextRevision() -> Int {
         revisions.add(1, ordering: .relaxed).newValue
-    }
-
-    /// Brings `stored` up to what the files hold.
-    private func catchUp(_ stored: inout State?, settingAsideInto setAside: inout [StorageError]) throws {
-        if let current = stored, try FileIO.identity(of: journalURL) == current.journalIdentity {
-            guard let journal = current.journal else { return }  // still no journal
-            let length: Int64
-            do {
-                length = try journal.stat().size
-            } catch {
-                throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
-            }
-            if length == current.journalLength { return }
-            if length > current.journalLength {
-                var current = current
-                defer { stored = current }
-                let tail = try FileIO.readToEnd(journal, from: current.journalLength, path: journalURL.path)
-                setAside += try apply(tail, to: &current)
-                return
-            }
-        }
-        // Another process folded (a new journal file), or this store has not loaded yet.
-        try reload(&stored, settingAsideInto: &setAside)
-    }
-
-    /// Replaces `stored` with a state read from the files. If reading fails, the store is left
-    /// unloaded, and the next operation reads again.
-    private func reload(_ stored: inout State?, settingAsideInto setAside: inout [StorageError]) throws {
-        if let old = stored?.journal { try? old.close() }  // every line written through it was fsynced
-        stored = nil
-        stored = try readFiles(settingAsideInto: &setAside)
-    }
-
-    /// Reads both files into a new state, setting aside what is damaged.
-    private func readFiles(settingAsideInto setAside: inout [StorageError]) throws -> State {
-        let (value, sequence) = try readSnapshot(settingAsideInto: &setAside)
-        var state = State(
-            value: value, sequence: sequence, snapshotSequence: sequence, journal: nil, journalIdentity: nil,
-            journalLength: 0, journalLines: 0, revision: nextRevision())
-        guard let (journal, identity) = try openJournal(settingAsideInto: &setAside) else { return state }
-        state.journal = journal
-        state.journalIdentity = identity
-        do {
-            setAside += try apply(try FileIO.readToEnd(journal, path: journalURL.path), to: &state)
-        } catch {
-            if let current = state.journal { try? current.close() }  // nothing unsynced was written
-            throw error
-        }
-        return state
-    }
-
-    private func readSnapshot(settingAsideInto setAside: inout [StorageError]) throws -> (Value, Int) {
-        let reason: DamageReason
-        let identity: FileIdentity
-        switch try FileIO.read(snapshotURL) {
-        case .absent:
-            return (Value(), 0)
-        case .notAFile(let file):
-            (reason, identity) = (.notAFile, file)
-        case .file(let data, let file):
-            identity = file
-            switch codec.decode(data, for: key, now: .distantPast) {
-            case .value(let snapshot, _, let sequence):
-                do {
-                    return (try Value(snapshot: snapshot), sequence ?? 0)
-                } catch {
-                    reason = .inconsistentSnapshot(underlying: error)
-                }
-            case .damaged(let damage):
-                reason = damage
-            case .expired:
-                // A snapshot has no expiry date, and nothing is expired at `.distantPast`.
-                reason = .unreadableBytes(underlying: CocoaError(.propertyListReadCorrupt))
-            }
-        }
-        // Under the folder lock, the file is still the one read.
-        if let aside = try SetAside.move(snapshotURL, ifStill: identity) {
-            setAside.append(.damaged(file: snapshotURL, setAsideAt: aside, reason: reason))
-        }
-        return (Value(), 0)
-    }
-
-    /// The journal open for appending, or `nil` when there is none (or it was not a file and was
-    /// set aside).
-    private func openJournal(settingAsideInto setAside: inout [StorageError]) throws -> (
-        FileDescriptor, FileIdentity
-    )? {
-        let journal: FileDescriptor
-        do {
-            journal = try FileDescriptor.open(
-                FilePath(journalURL.path), .readWrite, options: [.append, .closeOnExec])
-        } catch Errno.noSuchFileOrDirectory {
-            return nil
-        } catch Errno.isDirectory {
-            if let identity = try FileIO.identity(of: journalURL),
-                let aside = try SetAside.move(journalURL, ifStill: identity)
-            {
-                setAside.append(.damaged(file: journalURL, setAsideAt: aside, reason: .notAFile))
-            }
-            return nil
-        } catch {
-            throw FileIO.failure("open", journalURL.path, error)
-        }
-        do {
-            let stat = try journal.stat()
-            guard stat.type == .regular else {
-                try? journal.close()  // nothing was written through it
-                if let aside = try SetAside.move(journalURL, ifStill: FileIdentity(stat)) {
-                    setAside.append(.damaged(file: journalURL, setAsideAt: aside, reason: .notAFile))
-                }
-                return nil
-            }
-            return (journal, FileIdentity(stat))
-        } catch let error as Errno {
-            try? journal.close()  // nothing was written through it
-            throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
-        }
-    }
-
-    /// Applies the journal bytes `tail`, read from the end of what `state` holds: cuts off a
-    /// torn last line, and sets the journal aside (then folds) when a line is damaged.
-    private func apply(_ tail: Data, to state: inout State) throws -> [StorageError] {
-        let lines = JournalLines<Value.Change>(tail, linesBefore: state.journalLines)
-        for entry in lines.entries where entry.sequence > state.sequence {
-            state.value.apply(entry.change)
-            state.sequence = entry.sequence
-            state.revision = nextRevision()
-            state.lastChange = nil
-        }
-        state.journalLength += Int64(lines.wholeLength)
-        state.journalLines += lines.lineCount
-        if lines.wholeLength < tail.count, let journal = state.journal {
-            try truncate(journal, to: state.journalLength)
-        }
-        guard !lines.damagedLines.isEmpty, let identity = state.journalIdentity,
-            let aside = try SetAside.copy(journalURL, ifStill: identity)
-        else { return [] }
-        // The copy keeps the journal as it was; the fold writes what was readable and starts
-        // a clean journal.
-        try fold(&state)
-        return [.damaged(file: journalURL, setAsideAt: aside, reason: .journalLines(lines.damagedLines))]
     }
 
     /// Appends the line for `change`, `fsync`s it, and only then applies it.
     private func write(_ change: Value.Change, to state: inout State) throws {
         let line = try JournalLines<Value.Change>.line(for: change, sequence: state.sequence + 1)
-        let isNew = state.journal == nil
-        let journal: FileDescriptor
-        if let open = state.journal {
-            journal = open
-        } else {
-            journal = try AtomicFile.create(journalURL)
-            state.journal = journal
-            do {
-                state.journalIdentity = FileIdentity(try journal.stat())
-            } catch {
-                throw StorageError.fileSystem(operation: "fstat", path: journalURL.path, errno: error)
-            }
-        }
+        let journal = try writableJournal(&state)
         do {
             do {
                 _ = try journal.writeAll(line)
@@ -420,8 +276,6 @@ public final class JournaledStore<Value: Journaled>: Sendable {
                 throw FileIO.failure("append to", journalURL.path, error)
             }
             try FileIO.sync(journal, path: journalURL.path)
-            // A new file's name must be on the disk too before the change counts.
-            if isNew { try FileIO.syncDirectory(folder) }
         } catch {
             // Cut off what was written, so that the next append starts on a line of its own.
             try? truncate(journal, to: state.journalLength)  // failing that, the next load cuts it
@@ -435,15 +289,31 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         state.revision = nextRevision()
     }
 
+    /// The journal to append to. When there is none, a new one; when it is a link, the value is
+    /// folded first, so that the changes read through the link are in the snapshot before a
+    /// journal of the folder's own replaces it.
+    private func writableJournal(_ state: inout State) throws -> FileDescriptor {
+        if state.journalIsLinked { try fold(&state) }
+        if let journal = state.journal { return journal }
+        return try startJournal(&state)
+    }
+
     /// Writes the value as the snapshot, durably, then puts an empty journal in place of the old.
     /// A crash between the two leaves journal lines that the snapshot holds; loading skips them by
     /// their sequence numbers.
-    private func fold(_ state: inout State) throws {
+    func fold(_ state: inout State) throws {
         let snapshot = try codec.encode(
             state.value.snapshot, for: key, expiresAt: nil, sequence: state.sequence)
         try AtomicFile.write(snapshot, to: snapshotURL, syncingDirectory: true)
         state.snapshotSequence = state.sequence
+        try startJournal(&state)
+    }
 
+    /// Puts a new, empty journal in place, by a rename: over the old journal, or over a link
+    /// that leads nowhere, which an exclusive create would fail on. Its name is on the disk
+    /// before this returns, so a change appended to it counts once its line is `fsync`ed.
+    @discardableResult
+    private func startJournal(_ state: inout State) throws -> FileDescriptor {
         let temporary = AtomicFile.temporaryFile(for: journalURL)
         let journal = try AtomicFile.create(temporary)
         let identity: FileIdentity
@@ -459,11 +329,13 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         if let old = state.journal { try? old.close() }  // every line in it was fsynced
         state.journal = journal
         state.journalIdentity = identity
+        state.journalIsLinked = false
         state.journalLength = 0
         state.journalLines = 0
+        return journal
     }
 
-    private func truncate(_ journal: FileDescriptor, to length: Int64) throws {
+    func truncate(_ journal: FileDescriptor, to length: Int64) throws {
         do {
             try journal.resize(to: length)
         } catch {

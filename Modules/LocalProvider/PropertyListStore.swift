@@ -5,14 +5,20 @@ import Foundation
 /// for what cannot be read.
 ///
 /// - A stored value that cannot be read as its key's value — bytes that are not a property
-///   list, a value of another type, a schema version the key has no migration for, a folder
-///   where the file should be — is set aside, never deleted or written over, and reported as
-///   ``StorageError/damaged(file:setAsideAt:reason:)``; the key then reads as absent, and every
-///   other value stays readable.
+///   list, a value of another type, a schema version the key has no migration for, a folder or
+///   a FIFO where the file should be — is set aside, never deleted or written over, and reported
+///   as ``StorageError/damaged(file:setAsideAt:reason:)``; the key then reads as absent, and
+///   every other value stays readable.
+/// - A symbolic link where the file should be (a dotfile manager's) is read through. Saving puts
+///   a file of the folder's own in its place, by a rename; removing or setting aside removes or
+///   moves the link. The file it leads to is never written, moved or deleted. A link that leads
+///   nowhere reads as absent.
 /// - A file that cannot be opened (no permission, a folder the process may not enter) is a
 ///   ``StorageError/fileSystem(operation:path:errno:)`` and is left alone.
 /// - An expired value reads as absent and is removed — only if it is still the value that was
-///   read, so a fresh value another process saved meanwhile stays.
+///   read, so a fresh value another process saved meanwhile stays. A file that another process
+///   replaces after every read is read a bounded number of times, then reported as
+///   ``StorageError/keptChanging(file:reads:)``.
 public class PropertyListStore: LocalStore, @unchecked Sendable {
     // @unchecked: not final, so that the two stores share this body. Every stored property here
     // and in the subclasses is an immutable `let` of a Sendable type.
@@ -107,8 +113,8 @@ public class PropertyListStore: LocalStore, @unchecked Sendable {
 
     private func readEntry<Value>(_ key: StorageKey<Value>) throws -> StoredEntry<Value>? {
         // Another process may replace the value between the read and a removal or a set-aside;
-        // then both are skipped and the new value is read.
-        while true {
+        // then both are skipped and the new value is read, as long as that settles.
+        for _ in 0..<FileIO.rereads {
             guard let blob = try backend.read(key.name) else { return nil }
             let decoded: DecodedEntry<Value>
             if let rawType = blob.rawPropertyListType {
@@ -128,6 +134,7 @@ public class PropertyListStore: LocalStore, @unchecked Sendable {
                 }
             }
         }
+        throw StorageError.keptChanging(file: backend.file(for: key.name), reads: FileIO.rereads)
     }
 }
 

@@ -94,7 +94,7 @@ struct PropertyListTable: BlobBackend {
     /// The table as stored, or `nil` when there is no file. A file damaged as a whole is set
     /// aside (taking the lock unless the caller holds it) and thrown.
     private func table(holdingLock: Bool) throws -> (entries: [String: Any], file: FileIdentity)? {
-        while true {
+        for _ in 0..<FileIO.rereads {
             switch try contents() {
             case .absent:
                 return nil
@@ -109,6 +109,7 @@ struct PropertyListTable: BlobBackend {
                 }
             }
         }
+        throw StorageError.keptChanging(file: url, reads: FileIO.rereads)
     }
 
     /// Sets the file aside if, read again under the lock, it is still the damaged file read

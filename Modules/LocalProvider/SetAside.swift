@@ -14,12 +14,18 @@ import SystemPackage
 ///
 /// The stores' callers hold the folder's ``FolderLock`` and say which file they read: a path that
 /// holds another file by now (another process saved a fresh value) is left alone.
+///
+/// A symbolic link in the folder (a dotfile manager's, say) was read through, so "the file they
+/// read" is the one it leads to; but what is set aside is the folder's own entry, the link, and
+/// the aside name is a link to the same place. The file it leads to is outside the store's care:
+/// never moved, changed or deleted.
 public enum SetAside {
     /// Moves the file or folder at `url` aside, as the stores do with what they cannot read,
     /// and returns its new place: for a module that reads files of its own, such as an older
     /// format it migrates from.
     ///
-    /// - Throws: ``StorageError/fileSystem(operation:path:errno:)``, also when nothing is at `url`.
+    /// - Throws: ``StorageError/fileSystem(operation:path:errno:)``, also when nothing is at `url`
+    ///   or a link there leads nowhere.
     public static func move(_ url: URL) throws -> URL {
         guard let identity = try FileIO.identity(of: url), let aside = try move(url, ifStill: identity) else {
             throw StorageError.fileSystem(
@@ -28,18 +34,21 @@ public enum SetAside {
         return aside
     }
 
-    /// Moves the file or folder at `url` aside, if it is still `identity`, and returns its new
-    /// place; `nil` if the path holds something else now.
+    /// Moves the entry at `url` aside, if the file it is or leads to is still `identity`, and
+    /// returns its new place; `nil` if the path holds something else now.
     static func move(_ url: URL, ifStill identity: FileIdentity) throws(StorageError) -> URL? {
-        guard let stat = try FileIO.status(of: url), FileIdentity(stat) == identity else { return nil }
+        guard try FileIO.identity(of: url) == identity,
+            let entry = try FileIO.status(of: url, followingLinks: false)
+        else { return nil }
         let aside: URL
-        if stat.type == .directory {
+        if entry.type == .directory {
             // A folder cannot be linked: claim a fresh name with mkdir, then rename over that
-            // empty folder, which rename allows.
+            // empty folder, which rename allows. Only for a folder itself: rename refuses to put
+            // a link to a folder over one.
             aside = try claimName(for: url) { mkdir($0, 0o700) }
             try FileIO.check("rename", url.path) { rename(url.path, aside.path) }
         } else {
-            aside = try claimName(for: url) { link(url.path, $0) }
+            aside = try claimName(for: url) { secondName(for: url, $0) }
             try FileIO.check("unlink", url.path) { unlink(url.path) }
         }
         try FileIO.syncDirectory(url.deletingLastPathComponent())
@@ -49,12 +58,20 @@ public enum SetAside {
     /// Keeps a copy of the file at `url` aside — a second name for the same bytes — if it is
     /// still `identity`, and leaves the file in place; `nil` if the path holds something else.
     /// For a file of many values of which one is damaged: the store then rewrites the file
-    /// without it, and the copy keeps the file as it was.
+    /// without it, and the copy keeps the file as it was. A link's copy is a second link to the
+    /// same file, which the rewrite, a rename over the link, leaves alone.
     static func copy(_ url: URL, ifStill identity: FileIdentity) throws(StorageError) -> URL? {
         guard try FileIO.identity(of: url) == identity else { return nil }
-        let aside = try claimName(for: url) { link(url.path, $0) }
+        let aside = try claimName(for: url) { secondName(for: url, $0) }
         try FileIO.syncDirectory(url.deletingLastPathComponent())
         return aside
+    }
+
+    /// Gives the entry at `url` the name `path` too: a hard link to the entry itself, a symbolic
+    /// link included (`linkat` without `AT_SYMLINK_FOLLOW`; plain `link` follows one on some
+    /// systems, and would make a second name for a file outside the folder).
+    private static func secondName(for url: URL, _ path: String) -> Int32 {
+        linkat(AT_FDCWD, url.path, AT_FDCWD, path, 0)
     }
 
     /// Creates the first free set-aside name for `url` with `create`, which fails with `EEXIST`

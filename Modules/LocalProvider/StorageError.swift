@@ -20,6 +20,11 @@ public enum StorageError: Error, CustomStringConvertible {
     case fileSystem(operation: String, path: String, errno: Errno)
     /// Another process held the folder's lock for all of `waited`.
     case lockTimeout(folder: String, waited: Duration)
+    /// The file changed between each of `reads` reads and the check, under the folder's lock,
+    /// that must find it unchanged before a damaged file is set aside or an expired value
+    /// removed: another process keeps replacing it (or a link in its place keeps being
+    /// re-pointed). Nothing was set aside or removed; reading again later may well succeed.
+    case keptChanging(file: URL, reads: Int)
 
     /// A message for a person.
     public var description: String {
@@ -45,6 +50,9 @@ public enum StorageError: Error, CustomStringConvertible {
             "\(operation) failed for \(path): \(errno) (errno \(errno.rawValue))."
         case .lockTimeout(let folder, let waited):
             "Another process kept \(folder) locked for \(waited); nothing was changed."
+        case .keptChanging(let file, let reads):
+            "\(file.path) changed after each of \(reads) reads, before it could be checked "
+                + "(another process keeps replacing it); nothing was set aside or removed."
         }
     }
 }
@@ -53,7 +61,7 @@ public enum StorageError: Error, CustomStringConvertible {
 public enum DamageReason: Sendable, CustomStringConvertible {
     /// The bytes are not what the store writes: truncated, random or empty.
     case unreadableBytes(underlying: any Error)
-    /// A folder or another non-file stands where the file should be.
+    /// A folder, a FIFO or another non-file stands where the file should be.
     case notAFile
     /// The value under `key` is of another type than the key's.
     case wrongType(key: String, underlying: any Error)

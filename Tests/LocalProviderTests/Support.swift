@@ -166,3 +166,46 @@ func whileProbeRuns<T: Sendable>(
     }
     return result.closureResult
 }
+
+/// The stores that keep values as property lists, by where they keep the value "victim".
+enum PropertyListStoreKind: String, CaseIterable, Sendable {
+    /// ``PlistFileStore``, one file per key: `victim.plist`.
+    case plist
+    /// ``PlistFileStore`` with every key in `table.plist`.
+    case table
+    /// ``UserDefaultsStore``: the suite's file, `Suite.plist`.
+    case defaults
+
+    static let victim = StorageKey<String>("victim")
+
+    /// A store of this kind in `folder`, and the file that holds ``victim``.
+    func store(in folder: URL) throws -> (store: PropertyListStore, file: URL) {
+        switch self {
+        case .plist:
+            let store = try PlistFileStore(root: folder)
+            return (store, store.fileURL(for: Self.victim))
+        case .table:
+            let store = try PlistFileStore(root: folder, layout: .singleFile(name: "table"))
+            return (store, store.fileURL(for: Self.victim))
+        case .defaults:
+            let store = try UserDefaultsStore(
+                suiteName: "Suite", environment: ["XDG_CONFIG_HOME": folder.path])
+            return (store, store.fileURL)
+        }
+    }
+}
+
+/// What the entry at `url` itself is, not following a symbolic link; `nil` if there is none.
+func entryType(at url: URL) -> FileType? {
+    try? FilePath(url.path).stat(followTargetSymlink: false).type
+}
+
+/// The path the symbolic link at `url` leads to.
+func destination(ofLink url: URL) throws -> String {
+    try FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+}
+
+/// Makes a FIFO at `url`: opening it for reading waits for a writer.
+func makeFIFO(at url: URL) throws {
+    guard mkfifo(url.path, 0o600) == 0 else { throw Errno(rawValue: errno) }
+}
