@@ -3,31 +3,6 @@ import HeadlessUITesting
 import Layout
 import Testing
 
-/// A form that wants its field focused, with a button to Tab to.
-@MainActor
-private final class NameForm: ViewController {
-    let field = TextField(text: "Ada")
-    let done = HeadlessUI.Button(title: "Done")
-
-    override func viewDidLoad() {
-        super.viewDidLoad()
-        view.addSubview(field)
-        view.addSubview(done)
-        makeLayout {
-            _ = try field.ndl.makeConstraints { make in
-                make.top.left.equalToSuperview().offset(1)
-                make.right.equalToSuperview().offset(-1)
-            }
-            _ = try done.ndl.makeConstraints { make in
-                make.top.equalTo(field.ndl.bottom).offset(1)
-                make.left.equalToSuperview().offset(1)
-            }
-        }
-    }
-
-    override var preferredFocusedView: View? { field }
-}
-
 /// Issue 32: what comes on screen with a field to type in shows the cursor in the frame that
 /// shows it, not from the first key on. The field is where that key goes, so the frame must
 /// say so.
@@ -41,6 +16,14 @@ struct FocusOnPresentTests {
         app.window.makeKeyAndVisible()
         _ = app.window.render()
         return (app.window, app.list, app.tabs)
+    }
+
+    /// A form whose field, holding "Ada", is the view to focus.
+    private func nameForm() -> ItemForm {
+        let form = ItemForm()
+        form.prefersField = true
+        form.field.text = "Ada"
+        return form
     }
 
     @Test("a presented sheet's field has the focus, and the cursor, in the first frame drawn with it")
@@ -74,13 +57,13 @@ struct FocusOnPresentTests {
     @Test("a pushed controller, and a new root, show the cursor in their preferred field at once")
     func pushedAndNewRoot() throws {
         let (window, list, _) = shownApp()
-        let form = NameForm()
+        let form = nameForm()
         try #require(list.navigationController).pushViewController(form)
         var frame = window.render()
         var field = try #require(frame.position(of: "Ada"), "\(frame.text())")
         #expect(frame.cursor == Canvas.Position(x: field.x + 3, y: field.y))
 
-        let root = NameForm()
+        let root = nameForm()
         window.rootViewController = root
         frame = window.render()
         field = try #require(frame.position(of: "Ada"), "\(frame.text())")
@@ -100,14 +83,14 @@ struct FocusOnPresentTests {
     @Test("a focus the user moved stays; what a dismissed sheet uncovers gets its preferred view back")
     func chosenFocusStaysAndComesBack() {
         let (window, list, top) = shownApp()
-        let form = NameForm()
+        let form = nameForm()
         form.modalPresentationStyle = .formSheet
         top.present(form)
         _ = window.render()
         window.send(.key(KeyPress(.tab)))
-        #expect(window.focusedView === form.done)
+        #expect(window.focusedView === form.save)
         #expect(window.render().cursor == nil, "a focused button shows no cursor")
-        #expect(window.focusedView === form.done, "a frame does not take the focus back")
+        #expect(window.focusedView === form.save, "a frame does not take the focus back")
         form.dismiss()
         _ = window.render()
         #expect(window.focusedView === list.table)
