@@ -80,6 +80,8 @@ final class ItemForm: ViewController {
     let field = TextField(placeholder: "New item")
     let save = HeadlessUI.Button(title: "Save")
     var saved: [String] = []
+    /// Whether the field is the view to focus when nothing has the focus.
+    var prefersField = false
 
     override init() {
         super.init()
@@ -106,6 +108,8 @@ final class ItemForm: ViewController {
             }
         }
     }
+
+    override var preferredFocusedView: View? { prefersField ? field : nil }
 }
 
 @MainActor

@@ -50,6 +50,58 @@ struct PriorityLevelTests {
         #expect(extra.frame.width == 120, "two at 999 agree on 120; the one at 998 gives way")
     }
 
+    /// A weighted sum would let enough of them outweigh any finite weight the root's frame had;
+    /// the frame is a level of its own, so their number must not matter.
+    @Test(
+        "any number of constraints at 999 pulling the root's origin and size the same way leave it as set",
+        arguments: [50, 1_000])
+    func manyAt999KeepTheRoot(count: Int) throws {
+        let frame = Rect(x: 0, y: 0, width: 80, height: 24)
+        let root = View(frame: frame)
+        let content = View()
+        root.addSubview(content)
+        try content.ndl.makeConstraints { make in make.edges.equalToSuperview() }
+        let pulls: [(LayoutAttribute, Double)] = [(.left, 7), (.top, 3), (.width, 120), (.height, 40)]
+        for _ in 0..<count {
+            for (attribute, constant) in pulls {
+                LayoutConstraint(
+                    item: root, attribute: attribute, relatedBy: .equal, constant: constant, priority: 999
+                ).isActive = true
+            }
+            // The same pull through the content, which required constraints tie to the root.
+            try content.ndl.makeConstraints { make in make.width.equalTo(120).priority(999) }
+        }
+        try root.solveLayout()
+        #expect(!root.layoutReport.rootFrameGaveWay)
+        #expect(root.frame == frame)
+        let solved = root.layoutVariables
+        #expect(
+            [solved.left.value, solved.top.value, solved.width.value, solved.height.value] == [0, 0, 80, 24])
+        #expect(content.frame == frame)
+        #expect(root.layoutReport.gaveWay.count == count * (pulls.count + 1), "every pull gave way")
+    }
+
+    @Test(
+        "any number of constraints at 999 leave a frame-placed view's frame as set", arguments: [50, 1_000])
+    func manyAt999KeepAPlacedFrame(count: Int) throws {
+        let root = View(frame: Rect(x: 0, y: 0, width: 80, height: 24))
+        let placed = View(frame: Rect(x: 2, y: 1, width: 10, height: 3))
+        root.addSubview(placed)
+        // Not the DSL: it would stop the view being placed by its frame.
+        for _ in 0..<count {
+            LayoutConstraint.activate([
+                LayoutConstraint(
+                    item: placed, attribute: .width, relatedBy: .equal, constant: 30, priority: 999),
+                LayoutConstraint(
+                    item: placed, attribute: .left, relatedBy: .equal, toItem: root, attribute: .left,
+                    constant: 20, priority: 999),
+            ])
+        }
+        try root.solveLayout()
+        #expect(placed.frame == Rect(x: 2, y: 1, width: 10, height: 3))
+        #expect(root.layoutReport.errors.isEmpty)
+    }
+
     @Test("a persistent solver failure is reported as one, never as a conflict, and heals")
     func solverFailureIsReported() throws {
         let root = View(frame: Rect(x: 0, y: 0, width: 40, height: 10))

@@ -121,6 +121,31 @@ struct AppShellTests {
         router.interactable.deactivate()
     }
 
+    @Test("the New todo form and the rename sheet show the cursor in their field before any key is typed")
+    func cursorInTheFieldThatOpens() async throws {
+        let app = try InMemoryApp(titles: ["buy milk", "walk the dog"])
+        let (window, _, router) = await app.launch(size: Size(width: 80, height: 24))
+        let pilot = TerminalPilot(window: window, size: Size(width: 80, height: 24))
+        #expect(pilot.shownCursor == nil, "the list has no cursor")
+        // Where the cursor belongs: `offset` cells after the start of `text` on the screen.
+        func cursor(after text: String, _ offset: Int) throws -> Canvas.Position {
+            let start = try #require(pilot.terminal.screen.position(of: text), "\(pilot.screen)")
+            return Canvas.Position(x: start.x + offset, y: start.y)
+        }
+        await press(pilot, KeyPress("n"))
+        #expect(pilot.shownCursor == (try cursor(after: "[What needs doing", 1)), "the New todo form")
+        await press(pilot, KeyPress(.escape))
+        #expect(pilot.shownCursor == nil, "back on the list")
+        await press(pilot, KeyPress(.enter))
+        #expect(pilot.shownCursor == (try cursor(after: "[buy milk", 9)), "the rename sheet, by Enter")
+        await press(pilot, KeyPress(.escape))
+        let rows = pilot.screen.split(separator: "\n", omittingEmptySubsequences: false)
+        let dogRow = try #require(rows.firstIndex { $0.contains("walk the dog") })
+        pilot.click(x: 10, y: dogRow)
+        #expect(pilot.shownCursor == (try cursor(after: "[walk the dog", 13)), "the rename sheet, by a click")
+        router.interactable.deactivate()
+    }
+
     @Test(
         "the help, the prompt, the rename sheet and the tree fit the screen: golden screens at 80×24 and 40×12"
     )

@@ -130,8 +130,10 @@ open class ViewController {
     /// so it may depend on the controller's state. None by default.
     open var keyCommands: [KeyCommand] { [] }
 
-    /// The view that gets the keyboard focus when a key arrives and nothing has it (a table,
-    /// a text field), as UIKit's preferred focus environments. `nil` by default.
+    /// The view that gets the keyboard focus when nothing on screen has it (a table, a text
+    /// field), as UIKit's preferred focus environments: the window gives it the focus before it
+    /// draws the frame that shows this controller (``Window/updateFocusIfNeeded()``). `nil` by
+    /// default.
     open var preferredFocusedView: View? { nil }
 
     /// Handles a line typed at the prompt that none of the ``keyCommands`` took, as a

@@ -76,8 +76,12 @@ open class Window: View {
         frame = Rect(origin: frame.origin, size: size)
     }
 
-    /// Lays the window out and draws it.
-    public func render() -> Canvas { Renderer.render(self) }
+    /// Lays the window out and draws it, after moving the focus into what came on screen
+    /// (``updateFocusIfNeeded()``), so that the frame shows the cursor where the next key goes.
+    public func render() -> Canvas {
+        updateFocusIfNeeded()
+        return Renderer.render(self)
+    }
 
     /// The controller on top: the last one presented, or the root.
     public var topmostController: ViewController? {

@@ -3,7 +3,8 @@ import Layout
 /// Key presses, pastes and mouse events, delivered as UIKit delivers presses and touches: to
 /// the focused view, then along the responder chain's key commands.
 extension Window {
-    /// Delivers `event`:
+    /// Delivers `event`, once the preferred view has the focus if nothing had it
+    /// (``updateFocusIfNeeded()``):
     ///
     /// - A key goes to the focused view (``Focusable``), then to the key commands of the
     ///   controllers on screen, deepest first (``availableKeyCommands``); Tab and Shift-Tab
@@ -17,6 +18,7 @@ extension Window {
     ///   the event, so that the application may (Ctrl-C, Ctrl-L).
     @discardableResult
     public func send(_ event: InputEvent) -> CommandResult {
+        updateFocusIfNeeded()
         switch event {
         case .key(let press): return sendKey(press)
         case .paste(let text):
@@ -28,7 +30,6 @@ extension Window {
     }
 
     private func sendKey(_ press: KeyPress) -> CommandResult {
-        if focusedView == nil, let preferred = preferredFocusedView { focus(preferred) }
         if let focused = focusedView as? any Focusable, focused.handleKey(press) { return .handled }
         for command in availableKeyCommands where command.matches(press) {
             return command.perform(.key(press))
@@ -108,6 +109,17 @@ extension Window {
         else { return false }
         focusStorage.view = view
         return true
+    }
+
+    /// Gives the focus to the view the deepest controller on screen prefers
+    /// (``ViewController/preferredFocusedView``) when nothing on screen has it, as UIKit's focus
+    /// system moves focus into a presented controller. ``render()`` calls it before every frame
+    /// and ``send(_:)`` before every event: the frame that shows a sheet, a pushed form or a new
+    /// root already shows its field's cursor, and the next key or paste goes where that frame
+    /// said. A focus moved by Tab, a click or code stays where it is.
+    public func updateFocusIfNeeded() {
+        guard focusedView == nil, let preferred = preferredFocusedView else { return }
+        focus(preferred)
     }
 
     /// The views Tab visits, in reading order (top to bottom, then left to right): focusable

@@ -32,9 +32,12 @@ extension View {
     }
 
     /// The strength of the edit variables that hold a root view's frame, and the frames of views
-    /// placed by their frames: level 1,000, above every optional priority (each priority is its
-    /// own level, 999 the highest), below required. No number of optional constraints can move
-    /// a root's frame; only required constraints that cannot fit in it can.
+    /// placed by their frames: level 1,000. Every optional priority, 999.9 too, is a level below
+    /// it, and the solver settles a level before it looks at lower ones, so no number of optional
+    /// constraints can move a root's frame, as a window's size is not negotiable in UIKit (a
+    /// weight shared with them, however large, would only raise the number that does). Below
+    /// required, so that required constraints that cannot fit in the frame still move it and
+    /// the report says so.
     nonisolated public static let rootFrameStrength = Strength(level: 1_000)
 
     /// The solver constraints of the last layout of this view's tree, as kiwi's `dump` lists
