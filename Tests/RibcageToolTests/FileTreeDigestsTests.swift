@@ -34,16 +34,26 @@ struct FileTreeDigestsTests {
         #expect(digests["Linked.swift"] == digests["Real/Shared.swift"])
     }
 
-    @Test("a link to a folder, a dangling link and a loop of links are skipped")
+    @Test("a link to a folder is walked, as SwiftPM compiles what it holds")
+    func linkToFolderWalked() throws {
+        let folder = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        try outside.write("let a = 1\n", to: "Deep/A.swift")
+        try folder.write("let b = 1\n", to: "B.swift")
+        try Self.link("Linked", to: outside.url.path, in: folder)
+        #expect(try Self.paths(under: folder) == ["B.swift", "Linked/Deep/A.swift"])
+    }
+
+    @Test("a dangling link, a loop of links and a link back to an enclosing folder are skipped")
     func linksSkipped() throws {
         let folder = try TemporaryFolder()
-        try folder.write("let a = 1\n", to: "Elsewhere/A.swift")
         try folder.write("let b = 1\n", to: "B.swift")
-        try Self.link("LinkedFolder", to: "Elsewhere", in: folder)
+        try folder.write("let c = 1\n", to: "Inner/C.swift")
         try Self.link("Dangling.swift", to: "Gone.swift", in: folder)
         try Self.link("Loop1", to: "Loop2", in: folder)
         try Self.link("Loop2", to: "Loop1", in: folder)
-        #expect(try Self.paths(under: folder) == ["B.swift", "Elsewhere/A.swift"])
+        try Self.link("Inner/Up", to: "..", in: folder)
+        #expect(try Self.paths(under: folder) == ["B.swift", "Inner/C.swift"])
     }
 
     @Test(".build, .swiftpm and .git folders and .DS_Store files inside a target are left out")

@@ -1,5 +1,21 @@
+import Foundation
+import RibcageTool
+import Testing
+
 /// Small packages written into temporary folders, shared by several suites.
 enum PackageFixtures {
+    /// Makes `folder` a git repository with everything in it in one commit, by an identity
+    /// given on the command line: a new machine has no `user.name`.
+    static func commitEverything(in folder: URL, message: String = "Fixture") async throws {
+        for arguments in [
+            ["init", "-q"], ["add", "."],
+            ["-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", message],
+        ] {
+            let git = try await Shell.run("git", arguments, in: folder)
+            try #require(git.succeeded, "git \(arguments.joined(separator: " ")): \(git.errorText)")
+        }
+    }
+
     /// A package mid-edit: a product over a target whose folder does not exist yet, which
     /// `swift package describe` refuses while `dump-package` (which only evaluates the
     /// manifest) reads it. `Feature` imports `Base` and the unresolvable `Missing`; `Loose`

@@ -49,13 +49,7 @@ struct TestCacheEndToEndTests {
             "import Other\nimport Testing\n@Test func other() { #expect(Other.other == 3) }\n",
             to: "Tests/OtherTests/OtherTests.swift")
         try folder.write(".build/\n", to: ".gitignore")
-        for arguments in [
-            ["init", "-q"], ["add", "."],
-            ["-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", "Tiny"],
-        ] {
-            let git = try await Shell.run("git", arguments, in: folder.url)
-            try #require(git.succeeded, "git \(arguments.joined(separator: " ")): \(git.errorText)")
-        }
+        try await PackageFixtures.commitEverything(in: folder.url, message: "Tiny")
         return folder
     }
 

@@ -56,7 +56,8 @@ struct TestCacheStoreTests {
     static func entry(_ key: TestCacheKey) -> TestCacheEntry {
         TestCacheEntry(
             testTarget: key.testTarget, key: key, passed: 12, skipped: 1, seconds: 0.5, commit: "abc1234",
-            host: "ci-7", date: Date(timeIntervalSince1970: 1_800_000_000))
+            host: "ci-7", date: Date(timeIntervalSince1970: 1_800_000_000),
+            recordedInputs: [.init(kind: .file, path: "Tests/Fixtures/a.json", digest: SHA256.hex("a"))])
     }
 
     static let key = TestCacheKey(

@@ -5,8 +5,9 @@ import Foundation
 struct TestCacheOptions: ParsableArguments {
     @Flag(
         help: """
-            Skip a test target whose inputs are byte for byte those of an earlier green run (local cache \
-            under $XDG_CACHE_HOME/ribcage/test-cache).
+            Skip a test target whose inputs, and the files and programs its last green run was seen to \
+            read, are byte for byte as they were (local cache under $XDG_CACHE_HOME/ribcage/test-cache; \
+            needs strace to store results).
             """)
     var cache = false
 
@@ -67,6 +68,13 @@ struct TestCacheOptions: ParsableArguments {
             return nil
         }
         let (keys, hits) = try await session.lookUp(suites.map(\.testTarget))
+        let inputs = session.inputs
+        let folders = try Set(suites.flatMap { try inputs.closure(of: $0.testTarget).map(\.path) })
+        let undeclared = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+            UndeclaredVariables.findings(
+                inFolders: Array(folders), root: inputs.root, declared: inputs.declaredVariables)
+        }
+        for finding in undeclared { StandardError.write(finding.warning + "\n") }
         let cached = suites.filter { hits[$0.testTarget] != nil }
         suites.removeAll { hits[$0.testTarget] != nil }
         return TestCacheRun(
@@ -84,7 +92,12 @@ struct TestCacheOptions: ParsableArguments {
             guard let key = keys[suite.testTarget] else { continue }
             let hit = await session.cache.lookUp(key)?.entry
             let latest = try await session.cache.latestEntry(of: suite.testTarget)
-            print(CacheExplanation(key: key, hit: hit, latest: latest).text)
+            let shown = hit ?? latest
+            let inputs = session.inputs
+            let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+                shown?.changedInputs(in: inputs)
+            }
+            print(CacheExplanation(key: key, hit: hit, latest: latest, changedInputs: changed).text)
         }
     }
 }
@@ -114,14 +127,35 @@ struct TestCacheRun {
         ", \(cached.count) suite\(cached.count == 1 ? "" : "s") from cache"
     }
 
-    /// Stores the green results. A suite is green when every test passed or was skipped and its
-    /// run ended by itself: a failure, a crash, a timeout or a cut-short run is never stored.
-    func record(_ results: [TestSuiteResult]) async {
-        let outcomes = results.map { result in
-            TestCacheSession.Outcome(
-                testTarget: result.suite.testTarget,
-                isGreen: result.failed == 0 && result.runnerFailure == nil && !result.testCases.isEmpty,
-                passed: result.passed, skipped: result.skipped, seconds: result.seconds)
+    /// Stores the green results with what each was traced reading (`inputTraces`, by test
+    /// target). A suite is green when every test passed or was skipped and its run ended by
+    /// itself: a failure, a crash, a timeout or a cut-short run is never stored, nor is a run
+    /// with no trace.
+    func record(_ results: [TestSuiteResult], inputTraces: [String: URL]) async {
+        let inputs = session.inputs
+        let selection = RecordedInputSelection(
+            root: inputs.root, localDependencies: inputs.localDependencies,
+            toolchain: Toolchain.installFolder(), package: inputs.package)
+        var outcomes: [TestCacheSession.Outcome] = []
+        for result in results {
+            let isGreen = result.failed == 0 && result.runnerFailure == nil && !result.testCases.isEmpty
+            var recorded: [RecordedInput]?
+            if isGreen, let trace = inputTraces[result.suite.testTarget] {
+                do {
+                    recorded = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+                        selection.inputs(
+                            of: InputTrace(log: try String(contentsOf: trace, encoding: .utf8)), in: inputs)
+                    }
+                } catch {
+                    StandardError.write(
+                        "warning: test cache: cannot read \(result.suite.testTarget)'s trace \(trace.path): \(error)\n"
+                    )
+                }
+            }
+            outcomes.append(
+                TestCacheSession.Outcome(
+                    testTarget: result.suite.testTarget, isGreen: isGreen, passed: result.passed,
+                    skipped: result.skipped, seconds: result.seconds, recordedInputs: recorded))
         }
         await session.record(outcomes, keysBeforeRun: keys)
     }

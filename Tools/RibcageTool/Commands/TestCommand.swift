@@ -15,7 +15,8 @@ struct TestCommand: AsyncParsableCommand {
             `swift test --parallel` and reads the XCTest and Swift Testing reports. Prints a row \
             per test target, every failure with its file and line, the path of the full log, and \
             a closing line `N passed, N failed, N skipped`. Exits 1 when any test fails; a test \
-            process that crashes counts as a failure.
+            process that crashes counts as a failure. With the cache on, each test target runs \
+            in a `swift test` of its own under strace, which records what it reads.
             """
     )
 
@@ -111,7 +112,20 @@ struct TestCommand: AsyncParsableCommand {
             try await runner.buildTests()
         }
         StandardError.write("Running \(suites.count) test target\(suites.count == 1 ? "" : "s")…\n")
-        let run = try await runner.run(suites, everything: suites.count == index.suites.count)
+        // With the cache on, each suite runs alone under strace, so what it reads is known.
+        var traced = false
+        if cacheRun != nil {
+            traced = await TestRunner.canTraceInputs()
+            if !traced {
+                StandardError.write(
+                    "warning: test cache: strace is missing or may not trace here, so this run stores "
+                        + "no result (install strace; in a container, allow ptrace)\n")
+            }
+        }
+        let run =
+            traced
+            ? try await runner.runTracingInputs(suites)
+            : try await runner.run(suites, everything: suites.count == index.suites.count)
 
         let table = TestReportTable(
             testTargets: suites.map(\.testTarget) + (cacheRun?.cachedTestTargets ?? []))
@@ -132,7 +146,7 @@ struct TestCommand: AsyncParsableCommand {
             print("Full log: \(run.logs.map(\.path).joined(separator: ", "))")
         }
         Self.recordDurations(run.results, root: root)
-        await cacheRun?.record(run.results)
+        await cacheRun?.record(run.results, inputTraces: run.inputTraces)
         print(TestReportTable.closingLine(run.results) + (cacheRun?.closingSuffix ?? ""))
         if !failures.isEmpty { throw ExitCode(1) }
     }

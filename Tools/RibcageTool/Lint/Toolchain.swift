@@ -42,10 +42,16 @@ package struct Toolchain: Sendable, Equatable {
     /// The toolchain whose `swift` is first on `PATH`; its `usr/lib/swift/<os>` folder holds the
     /// SDK's modules. Falls back to ``PlatformModules/linuxFallback`` when that cannot be read.
     package static func current() -> Toolchain {
-        guard let swift = Shell.executablePath("swift") else { return fallback }
-        let binary = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
-        let prefix = binary.deletingLastPathComponent().deletingLastPathComponent()  // …/usr
+        guard let prefix = installFolder() else { return fallback }
         return read(usrFolder: prefix) ?? fallback
+    }
+
+    /// The `usr` folder of the toolchain whose `swift` is first on `PATH` (`/opt/swift/usr`),
+    /// links resolved; nil when there is no `swift`.
+    package static func installFolder() -> URL? {
+        guard let swift = Shell.executablePath("swift") else { return nil }
+        let binary = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
+        return binary.deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// ``current()`` for async callers, on a thread of its own: it walks the toolchain's

@@ -17,6 +17,9 @@ package struct DescribedPackage: Sendable, Equatable {
     package var packageDependencies: [String]? = nil
     /// The traits the manifest asks of each package it depends on.
     package var requestedTraits: [String: [String]] = [:]
+    /// The folder of each local dependency (`.package(path:)`), absolute, by identity; empty
+    /// when `dump-package` could not read the manifest.
+    package var localDependencyFolders: [String: String] = [:]
     /// True when the source lists were found by walking the target folders, because
     /// `swift package describe` could not run.
     package var sourcesAreInferred = false

@@ -14,6 +14,8 @@ package struct ManifestDump: Sendable, Equatable {
     package var packageDependencies: [String]
     /// The traits it asks of each package it depends on (`["default"]` unless it says).
     package var requestedTraits: [String: [String]] = [:]
+    /// The folder of each local dependency (`.package(path:)`), absolute, by identity.
+    package var localDependencyFolders: [String: String] = [:]
     /// The traits each of its traits enables, `default` included.
     package var traitImplications: [String: [String]] = [:]
 
@@ -76,6 +78,9 @@ package struct ManifestDump: Sendable, Equatable {
                     let identity = details["identity"] as? String
                 else { continue }
                 identities.append(identity)
+                if dependency["fileSystem"] != nil, let path = details["path"] as? String {
+                    localDependencyFolders[identity] = path
+                }
                 let traits = (details["traits"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
                 requestedTraits[identity] = traits ?? ["default"]
                 break
@@ -170,6 +175,7 @@ package struct ManifestDump: Sendable, Equatable {
         }
         package.enabledTraits = enabledTraits
         package.packageDependencies = packageDependencies
+        package.localDependencyFolders = localDependencyFolders
         package.requestedTraits = requestedTraits
     }
 
@@ -199,6 +205,7 @@ package struct ManifestDump: Sendable, Equatable {
         var package = DescribedPackage(name: name, path: root.path, targets: converted, products: products)
         package.enabledTraits = enabledTraits
         package.packageDependencies = packageDependencies
+        package.localDependencyFolders = localDependencyFolders
         package.requestedTraits = requestedTraits
         package.sourcesAreInferred = true
         return package

@@ -9,12 +9,33 @@ package struct CacheExplanation: Sendable {
     package var hit: TestCacheEntry?
     /// The last entry stored or found for the test target on this machine.
     package var latest: TestCacheEntry?
+    /// The recorded inputs of `hit` (else of `latest`) whose digest differs now; nil when that
+    /// entry records none.
+    package var changedInputs: [RecordedInput]?
 
     /// A description of `key` against `hit` and `latest`.
-    package init(key: TestCacheKey, hit: TestCacheEntry?, latest: TestCacheEntry?) {
+    package init(
+        key: TestCacheKey, hit: TestCacheEntry?, latest: TestCacheEntry?,
+        changedInputs: [RecordedInput]? = nil
+    ) {
         self.key = key
         self.hit = hit
         self.latest = latest
+        self.changedInputs = changedInputs
+    }
+
+    /// The recorded inputs of `entry`, and which of them changed.
+    private func recordedInputsText(of entry: TestCacheEntry) -> String {
+        guard let inputs = entry.recordedInputs else {
+            return "  records no inputs read (an older ribcage wrote it): never a hit\n"
+        }
+        let changed = Set(changedInputs ?? [])
+        var text = "  inputs its run read (\(inputs.count), traced):\n"
+        for input in inputs.prefix(40) {
+            text += "    \(changed.contains(input) ? "~" : " ") \(input.kind.rawValue) \(input.path)\n"
+        }
+        if inputs.count > 40 { text += "    … and \(inputs.count - 40) more\n" }
+        return text
     }
 
     /// The text: key, parts by kind, verdict, and the changes.
@@ -32,6 +53,13 @@ package struct CacheExplanation: Sendable {
         }
         if let hit {
             text += "  in the cache: \(hit.summary)\n"
+            text += recordedInputsText(of: hit)
+            if let changed = changedInputs, !changed.isEmpty {
+                text +=
+                    "  runs all the same: \(changed.count) input\(changed.count == 1 ? "" : "s") it read changed (~)\n"
+            } else if hit.recordedInputs == nil {
+                text += "  runs all the same\n"
+            }
             return text
         }
         text += "  not in the cache\n"
@@ -55,6 +83,7 @@ package struct CacheExplanation: Sendable {
             }
         }
         if changes.count > 40 { text += "    … and \(changes.count - 40) more\n" }
+        text += recordedInputsText(of: latest)
         return text
     }
 }

@@ -36,9 +36,11 @@ package enum FileTreeDigests {
     package typealias File = (path: String, digest: String)
 
     /// Every regular file under `folder` (hidden ones too; `.build`, `.swiftpm` and `.git`
-    /// folders and `.DS_Store` files left out), in no particular order. A symbolic link to a
-    /// file counts as that file, under the link's name; one to a folder is not followed, and a
-    /// dangling one (or a loop of links) is skipped. A folder that does not exist has no files.
+    /// folders and `.DS_Store` files left out), in no particular order. A symbolic link counts
+    /// as what it points at, under the link's name: a file, or a folder that is walked as
+    /// SwiftPM walks it (it compiles the sources in a linked folder), except a link back to a
+    /// folder the walk is already inside; a dangling one (or a loop of links) is skipped. A
+    /// folder that does not exist has no files.
     ///
     /// - Throws: ``ReadError`` when a folder cannot be listed or a file cannot be read.
     package static func files(under folder: String) throws -> [File] {
@@ -87,6 +89,9 @@ package enum FileTreeDigests {
     private struct Walker {
         var found: [File] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        /// The folders the walk is inside (device and inode), so a link to one is not walked
+        /// again forever.
+        var enclosing: Set<[UInt64]> = []
 
         /// Walks the folder open at `descriptor`, and closes it.
         mutating func walk(_ descriptor: Int32, path: String, relative: String) throws {
@@ -97,6 +102,11 @@ package enum FileTreeDigests {
             }
             defer { closedir(directory) }
             let folder = dirfd(directory)
+            var status = stat()
+            guard fstat(folder, &status) == 0 else { throw ReadError(path: path, errno: errno) }
+            let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
+            guard enclosing.insert(identity).inserted else { return }
+            defer { enclosing.remove(identity) }
             while true {
                 // `readdir` returns nil both at the end of the folder and on a failed read
                 // (EIO, ESTALE); only errno tells them apart. A listing cut short would give a
@@ -149,8 +159,7 @@ package enum FileTreeDigests {
         enum Kind { case folder, file, other }
 
         /// What an entry is: from `readdir`'s type when the file system gives one, else from
-        /// `fstatat`; a symbolic link is what it points at, except that a linked folder is not
-        /// walked.
+        /// `fstatat`; a symbolic link is what it points at.
         static func kind(of type: UInt8, named name: String, in folder: Int32, path: String) throws -> Kind {
             switch Int32(type) {
             case Int32(DT_DIR): return .folder
@@ -163,7 +172,11 @@ package enum FileTreeDigests {
                     if errno == ENOENT || errno == ELOOP || errno == ENOTDIR { return .other }
                     throw ReadError(path: path + "/" + name, errno: errno)
                 }
-                return (status.st_mode & S_IFMT) == S_IFREG ? .file : .other
+                switch status.st_mode & S_IFMT {
+                case S_IFREG: return .file
+                case S_IFDIR: return .folder
+                default: return .other
+                }
             case Int32(DT_UNKNOWN):
                 var status = stat()
                 guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {

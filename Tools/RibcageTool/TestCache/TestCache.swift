@@ -17,11 +17,14 @@ package struct TestCacheEntry: Sendable, Equatable, Codable {
     package var host: String
     /// When it ran.
     package var date: Date
+    /// What the run was seen to read beyond the key (``RecordedInputSelection``), each with its
+    /// digest then. An entry without them (written before they were recorded) is never a hit.
+    package var recordedInputs: [RecordedInput]?
 
     /// An entry for a green run.
     package init(
         testTarget: String, key: TestCacheKey, passed: Int, skipped: Int, seconds: Double, commit: String?,
-        host: String, date: Date
+        host: String, date: Date, recordedInputs: [RecordedInput]?
     ) {
         self.testTarget = testTarget
         self.key = key
@@ -31,6 +34,13 @@ package struct TestCacheEntry: Sendable, Equatable, Codable {
         self.commit = commit
         self.host = host
         self.date = date
+        self.recordedInputs = recordedInputs
+    }
+
+    /// The recorded inputs whose digest differs now, in the package `inputs` reads; nil when
+    /// the entry has none recorded (every such entry is stale).
+    package func changedInputs(in inputs: TestCacheInputs) -> [RecordedInput]? {
+        recordedInputs.map { recorded in recorded.filter { $0.currentDigest(in: inputs) != $0.digest } }
     }
 
     /// `cached: green at abc1234 on ci-7, 2026-11-23 23:58 UTC`.

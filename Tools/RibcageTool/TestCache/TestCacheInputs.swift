@@ -13,6 +13,15 @@ package struct TestCacheInputs: Sendable {
     /// The parts every key shares: manifests, resolved versions, toolchain, configuration and
     /// declared environment variables.
     package let sharedParts: [TestCacheKey.Part]
+    /// The folders of the package's local (`.package(path:)`) dependencies.
+    package var localDependencies: [URL] { localFolders.keys.sorted().compactMap { localFolders[$0] } }
+    /// The folder of each local dependency, by identity.
+    private let localFolders: [String: URL]
+    /// The part of each local dependency (every file of its folder), by identity: in the key of
+    /// each target that uses one of its products.
+    private let localPackageParts: [String: TestCacheKey.Part]
+    /// The environment variables Project.swift.md declares as test inputs.
+    package let declaredVariables: Set<String>
     /// The package's targets by name, for walking dependencies without a search per step.
     private let targetsByName: [String: DescribedPackage.Target]
 
@@ -30,6 +39,7 @@ package struct TestCacheInputs: Sendable {
     ) throws {
         self.root = root
         self.package = package
+        self.declaredVariables = Set(declaredVariables)
         targetsByName = Dictionary(
             package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var parts: [TestCacheKey.Part] = []
@@ -41,6 +51,25 @@ package struct TestCacheInputs: Sendable {
                     kind: .manifest, name: name,
                     digest: try Self.digest(of: root.appendingPathComponent(name))))
         }
+        // A local dependency is built from its folder as it is now, with no version to pin it:
+        // every file of it (its own tests and .build left out) is an input of the targets that
+        // use it.
+        var localFolders: [String: URL] = [:]
+        var localPackageParts: [String: TestCacheKey.Part] = [:]
+        for (identity, path) in package.localDependencyFolders {
+            let folder = URL(fileURLWithPath: path, isDirectory: true)
+            let files = try FileTreeDigests.files(under: folder.path).sorted { $0.path < $1.path }
+            var hasher = SHA256()
+            for file in files {
+                hasher.update(Array("file \(file.path.utf8.count):\(file.path) \(file.digest)\n".utf8))
+            }
+            localFolders[identity] = folder
+            localPackageParts[identity] = .init(
+                kind: .localPackage, name: Self.path(of: folder, from: root), digest: hasher.finalize(),
+                detail: "\(files.count) files")
+        }
+        self.localFolders = localFolders
+        self.localPackageParts = localPackageParts
         let resolved = root.appendingPathComponent("Package.resolved")
         if FileManager.default.fileExists(atPath: resolved.path) {
             parts.append(
@@ -107,6 +136,10 @@ package struct TestCacheInputs: Sendable {
             for part in try filesOf(target) {
                 hasher.update(Array("file \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
             }
+            for part in localParts(usedBy: target) {
+                hasher.update(
+                    Array("local-package \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+            }
             for dependency in Set(target.targetDependencies).sorted() where targetsByName[dependency] != nil {
                 hasher.update(
                     Array(
@@ -135,7 +168,12 @@ package struct TestCacheInputs: Sendable {
             if withParts {
                 parts =
                     sharedParts + [.init(kind: .testTarget, name: testTarget, digest: SHA256.hex(testTarget))]
-                for target in try closure(of: testTarget) { parts += try filesOf(target) }
+                var local: Set<TestCacheKey.Part> = []
+                for target in try closure(of: testTarget) {
+                    parts += try filesOf(target)
+                    local.formUnion(localParts(usedBy: target))
+                }
+                parts += local
             }
             keys[testTarget] = TestCacheKey(testTarget: testTarget, parts: parts, hash: hasher.finalize())
         }
@@ -189,6 +227,49 @@ package struct TestCacheInputs: Sendable {
                 .sorted { $0.name < $1.name }
         }
         return parts
+    }
+
+    /// The parts of the local dependencies whose products `target` uses; all of them for a
+    /// product named without its package, which could come from any.
+    private func localParts(usedBy target: DescribedPackage.Target) -> [TestCacheKey.Part] {
+        var identities: Set<String> = []
+        for dependency in target.dependencies {
+            guard case .product(let package) = dependency.kind else { continue }
+            if let package {
+                if localPackageParts[package.lowercased()] != nil { identities.insert(package.lowercased()) }
+            } else {
+                identities.formUnion(localPackageParts.keys)
+            }
+        }
+        return identities.sorted().compactMap { localPackageParts[$0] }
+    }
+
+    /// The SHA-256 over the files of `target` and of every target it depends on, by path and
+    /// content: what a program of the package is built from.
+    ///
+    /// - Throws: ``RibcageError/unknownModules(_:known:)`` for a name that is no target, or the
+    ///   file system's error when a file cannot be read.
+    package func sourcesDigest(ofTarget target: String) throws -> String {
+        var hasher = SHA256()
+        let targets = try closure(of: target)
+        let local = Set(targets.flatMap(localParts(usedBy:)))
+        let parts =
+            try files(of: targets).values.flatMap { $0 }.sorted { $0.name < $1.name }
+            + local.sorted { $0.name < $1.name }
+        for part in parts {
+            hasher.update(Array("file \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+        }
+        return hasher.finalize()
+    }
+
+    /// `folder` relative to `root` (`../Shared`), so a key holds on a clone elsewhere.
+    static func path(of folder: URL, from root: URL) -> String {
+        let from = root.standardizedFileURL.pathComponents
+        let to = folder.standardizedFileURL.pathComponents
+        let common = zip(from, to).prefix { $0 == $1 }.count
+        guard common > 1 else { return folder.standardizedFileURL.path }
+        let relative = Array(repeating: "..", count: from.count - common) + to[common...]
+        return relative.isEmpty ? "." : relative.joined(separator: "/")
     }
 
     /// The SHA-256 of a file's bytes.

@@ -18,6 +18,8 @@ package struct TestCacheKey: Sendable, Equatable, Codable {
             case manifest
             /// `Package.resolved`: the versions of the dependencies.
             case resolved
+            /// Every file of a local (`.package(path:)`) dependency, by its path from the root.
+            case localPackage = "local-package"
             /// `swift --version`: compiler, version and target triple.
             case toolchain
             /// The build configuration and the flags `ribcage test` builds and runs with.
@@ -57,7 +59,7 @@ package struct TestCacheKey: Sendable, Equatable, Codable {
     package var hash: String
 
     /// The version of the key's recipe; a change to what goes in changes every key.
-    package static let recipe = "ribcage-test-cache/2"
+    package static let recipe = "ribcage-test-cache/3"
 
     /// The key over `parts` for `testTarget`.
     package init(testTarget: String, parts: [Part]) {

@@ -48,13 +48,25 @@ package struct TestCacheSession: Sendable {
     }
 
     /// The cached green entries among `testTargets`, by test target, with the keys of all.
-    package func lookUp(_ testTargets: [String]) async throws -> (
-        keys: [String: TestCacheKey], hits: [String: TestCacheEntry]
-    ) {
+    ///
+    /// An entry under the right key is a hit only while every input its run was seen to read
+    /// still has its digest; one that changed is said on standard error (`warn`), and the suite
+    /// runs.
+    package func lookUp(
+        _ testTargets: [String], warn: @Sendable (String) -> Void = { StandardError.write($0 + "\n") }
+    ) async throws -> (keys: [String: TestCacheKey], hits: [String: TestCacheEntry]) {
         let keys = try await inputs.keysOffThePool(for: testTargets)
         var hits: [String: TestCacheEntry] = [:]
         for testTarget in testTargets {
             guard let key = keys[testTarget], let hit = await cache.lookUp(key) else { continue }
+            let inputs = inputs
+            let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+                hit.entry.changedInputs(in: inputs)
+            }
+            guard let changed, changed.isEmpty else {
+                warn(Self.staleNote(testTarget: testTarget, changed: changed))
+                continue
+            }
             hits[testTarget] = hit.entry
             do {
                 try await cache.recordLatest(key)
@@ -63,6 +75,16 @@ package struct TestCacheSession: Sendable {
             }
         }
         return (keys, hits)
+    }
+
+    /// Why a suite whose key is in the cache runs all the same.
+    static func staleNote(testTarget: String, changed: [RecordedInput]?) -> String {
+        guard let changed else {
+            return "\(testTarget): its cache entry records no inputs read (an older ribcage wrote it); runs"
+        }
+        let named = changed.prefix(3).map { "\($0.path)" }.joined(separator: ", ")
+        let more = changed.count > 3 ? " and \(changed.count - 3) more" : ""
+        return "\(testTarget): read \(named)\(more), changed since its cached run; runs"
     }
 
     /// What one test target's run came to, as far as the cache cares.
@@ -74,13 +96,20 @@ package struct TestCacheSession: Sendable {
         package var passed: Int
         package var skipped: Int
         package var seconds: Double
+        /// What the run was seen to read, already chosen and digested; nil when it was not
+        /// traced, and then nothing is stored.
+        package var recordedInputs: [RecordedInput]?
 
-        package init(testTarget: String, isGreen: Bool, passed: Int, skipped: Int, seconds: Double) {
+        package init(
+            testTarget: String, isGreen: Bool, passed: Int, skipped: Int, seconds: Double,
+            recordedInputs: [RecordedInput]?
+        ) {
             self.testTarget = testTarget
             self.isGreen = isGreen
             self.passed = passed
             self.skipped = skipped
             self.seconds = seconds
+            self.recordedInputs = recordedInputs
         }
     }
 
@@ -103,6 +132,11 @@ package struct TestCacheSession: Sendable {
         }
         var stored: [String] = []
         for outcome in green {
+            guard let recordedInputs = outcome.recordedInputs else {
+                StandardError.write(
+                    "warning: test cache: \(outcome.testTarget)'s run was not traced, so it is not stored\n")
+                continue
+            }
             // The key stored carries its parts, for a later --explain-cache.
             guard let key = keysAfter[outcome.testTarget], keysBeforeRun[outcome.testTarget]?.hash == key.hash
             else {
@@ -114,7 +148,8 @@ package struct TestCacheSession: Sendable {
                 TestCacheEntry(
                     testTarget: outcome.testTarget, key: key, passed: outcome.passed,
                     skipped: outcome.skipped,
-                    seconds: outcome.seconds, commit: commit, host: host, date: Date()))
+                    seconds: outcome.seconds, commit: commit, host: host, date: Date(),
+                    recordedInputs: recordedInputs))
             stored.append(outcome.testTarget)
         }
         return stored

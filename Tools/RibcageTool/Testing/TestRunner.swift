@@ -32,6 +32,8 @@ package struct TestRunner: Sendable {
         package var results: [TestSuiteResult]
         /// The full output of every `swift test` the run took.
         package var logs: [URL]
+        /// Each suite's trace of what it read (``InputTrace``), when the run was traced.
+        package var inputTraces: [String: URL] = [:]
     }
 
     /// Builds the package and all of its tests once, so the tests can run with `--skip-build`.
@@ -57,6 +59,30 @@ package struct TestRunner: Sendable {
             throw RibcageError.buildFailed(
                 details: lines.suffix(80).joined(separator: "\n") + "\nFull log: \(log.path)")
         }
+    }
+
+    /// Runs each of `suites` in a `swift test` of its own under `strace` (``InputTrace``), so
+    /// what each one reads at run time is known apart: the test cache keeps it with the result.
+    package func runTracingInputs(_ suites: [TestSuite]) async throws -> Run {
+        try FileManager.default.createDirectory(at: reportsDirectory, withIntermediateDirectories: true)
+        var run = Run(results: [], logs: [])
+        for suite in suites {
+            let trace = reportsDirectory.appendingPathComponent("\(suite.testTarget).strace")
+            let alone = try await runOnce(
+                [suite], filter: TestSuite.filter(for: [suite]), name: suite.testTarget, traceTo: trace)
+            run.results += alone.results(for: [suite])
+            run.logs.append(alone.log)
+            run.inputTraces[suite.testTarget] = trace
+        }
+        return run
+    }
+
+    /// Whether `strace` is installed and may trace here (a container can forbid `ptrace`).
+    package static func canTraceInputs() async -> Bool {
+        guard Shell.isOnPath("strace") else { return false }
+        let probe = try? await Shell.run(
+            "strace", InputTrace.wrapping(["true"], log: URL(fileURLWithPath: "/dev/null")))
+        return probe?.succeeded ?? false
     }
 
     /// Runs `suites` (all of the package's when `everything` is true, so no filter is needed).
@@ -109,7 +135,9 @@ package struct TestRunner: Sendable {
         }
     }
 
-    private func runOnce(_ suites: [TestSuite], filter: String?, name: String) async throws -> Outcome {
+    private func runOnce(
+        _ suites: [TestSuite], filter: String?, name: String, traceTo trace: URL? = nil
+    ) async throws -> Outcome {
         let xctestReport = reportsDirectory.appendingPathComponent("\(name).xml")
         let swiftTestingReport = reportsDirectory.appendingPathComponent("\(name)-swift-testing.xml")
         let events = reportsDirectory.appendingPathComponent("\(name)-events.jsonl")
@@ -123,8 +151,13 @@ package struct TestRunner: Sendable {
             "--event-stream-output-path", events.path, "--event-stream-version", "0",
         ]
         if let filter { arguments += ["--filter", filter] }
+        let (command, commandArguments) =
+            trace.map { ("strace", InputTrace.wrapping(["swift"] + arguments, log: $0)) } ?? (
+                "swift", arguments
+            )
         let process = try await Shell.run(
-            "swift", arguments, in: packageRoot, output: verbose ? .fileAndStandardError(log) : .file(log))
+            command, commandArguments, in: packageRoot,
+            output: verbose ? .fileAndStandardError(log) : .file(log))
         // The reports, the log and the event stream of a large run are megabytes: read them on a
         // thread of their own, not on the cooperative pool.
         let (testCases, problems) = try await DedicatedThread.run(named: "ribcage-test-reports") {
