@@ -45,11 +45,37 @@ struct InputTraceTests {
             200   execve("\(h("/bin/true"))", [], 0x1 /* 0 vars */) = 0
             201 openat(AT_FDCWD<\(h("/pkg"))>, "\(h("../pkg/b.txt"))", O_RDONLY <unfinished ...>
             202 openat(AT_FDCWD<\(h("/"))>, "\(h("/etc/hostname"))", O_RDONLY) = 3<\(h("/etc/hostname"))>
-            201 <... openat resumed>) = 7<\(h("/pkg/b.txt"))>
+            201 <... openat resumed>)              = 7<\(h("/pkg/b.txt"))>
             """
         let accesses = InputTrace(log: log).accesses
         #expect(accesses.count == 3)
         #expect(accesses.last == .init(kind: .read, path: "/pkg/b.txt", resolved: "/pkg/b.txt", pid: 201))
+    }
+
+    @Test(
+        "a thread or child runs its parent's program until it starts its own, even when its lines come first")
+    func programsFollowClones() {
+        let h = Self.hex
+        let log = """
+            300 execve("\(h("/opt/swift/usr/bin/swift-test"))", [], 0x1 /* 0 vars */) = 0
+            300 clone3({flags=CLONE_VM|CLONE_THREAD, exit_signal=0}, 88 <unfinished ...>
+            301 openat(AT_FDCWD<\(h("/pkg"))>, "\(h("Package.swift"))", O_RDONLY) = 3<\(h("/pkg/Package.swift"))>
+            300 <... clone3 resumed>)        = 301
+            300 vfork() = 302
+            302 execve("\(h("/pkg/.build/debug/PkgPackageTests.xctest"))", [], 0x1 /* 0 vars */) = 0
+            302 clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 303
+            303 openat(AT_FDCWD<\(h("/pkg"))>, "\(h("data.txt"))", O_RDONLY) = 4<\(h("/pkg/data.txt"))>
+            """
+        let accesses = InputTrace(log: log).accesses
+        let reads = accesses.filter { $0.kind == .read }
+        #expect(
+            reads.map(\.program) == [
+                "/opt/swift/usr/bin/swift-test", "/pkg/.build/debug/PkgPackageTests.xctest",
+            ])
+        let selection = RecordedInputSelection(
+            root: URL(fileURLWithPath: "/pkg"), localDependencies: [],
+            toolchain: URL(fileURLWithPath: "/opt/swift/usr"))
+        #expect(selection.toolchain == "/opt/swift/usr")
     }
 
     @Test("any byte of a name reads back, spaces and UTF-8 included")
@@ -121,6 +147,7 @@ struct InputTraceTests {
             environment["WRITTEN"] = "1"
             let declared = ProcessInfo.processInfo.environment["NO_COLOR"]
             let path = ProcessInfo.processInfo.environment["PATH"]
+            /// Reads `ProcessInfo.processInfo.environment["IN_A_COMMENT"]`.
             """
         let findings = UndeclaredVariables.findings(
             in: source, file: "Tests/ATests/A.swift", declared: ["NO_COLOR"])

@@ -124,7 +124,10 @@ struct TestCommand: AsyncParsableCommand {
         }
         let run =
             traced
-            ? try await runner.runTracingInputs(suites)
+            ? try await runner.runTracingInputs(
+                suites,
+                weights: try await TestSharding.weightsOffThePool(for: suites, package: described, root: root)
+            )
             : try await runner.run(suites, everything: suites.count == index.suites.count)
 
         let table = TestReportTable(

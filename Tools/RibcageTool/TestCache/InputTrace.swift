@@ -45,7 +45,9 @@ package struct InputTrace: Sendable, Equatable {
     package var rootPID: Int?
 
     /// The system calls traced.
-    package static let tracedCalls = ["open", "openat", "openat2", "creat", "execve", "execveat"]
+    package static let tracedCalls = [
+        "open", "openat", "openat2", "creat", "execve", "execveat", "clone", "clone3", "fork", "vfork",
+    ]
 
     /// The `strace` arguments that wrap `command`, writing the trace to `log`.
     package static func wrapping(_ command: [String], log: URL) -> [String] {
@@ -58,29 +60,59 @@ package struct InputTrace: Sendable, Equatable {
     /// Reads a trace written with ``wrapping(_:log:)``.
     package init(log text: String) {
         accesses = []
+        // The complete calls, in order: a call another thread interrupted is printed in two
+        // halves, put together where it ended.
+        var calls: [(pid: Int, call: String)] = []
         var pending: [Int: String] = [:]
-        var programs: [Int: String] = [:]
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             guard let space = line.firstIndex(of: " "), let pid = Int(line[..<space]) else { continue }
             // strace pads the pid to a width of its own: `9661  execve(…`.
             var call = String(line[line.index(after: space)...].drop { $0 == " " })
             if rootPID == nil { rootPID = pid }
-            // A call another thread interrupted is printed in two halves.
             if call.hasSuffix("<unfinished ...>") {
                 pending[pid] = String(call.dropLast("<unfinished ...>".count))
                 continue
             }
             if call.hasPrefix("<... "), let resumed = call.range(of: " resumed>") {
-                call = (pending.removeValue(forKey: pid) ?? "") + call[resumed.upperBound...]
+                // The second half pads its result to a column: `<... vfork resumed>)      = 19665`.
+                let rest = call[resumed.upperBound...].replacing(
+                    #/^\)\s+= /#, with: ") = ", maxReplacements: 1)
+                call = (pending.removeValue(forKey: pid) ?? "") + rest
             }
+            calls.append((pid, call))
+        }
+        // A thread or a new process runs its parent's program until it starts one of its own;
+        // its first lines may come before the parent's clone returns, so parents are found first.
+        var parents: [Int: Int] = [:]
+        for (pid, call) in calls {
+            if let child = Self.child(in: call) { parents[child] = pid }
+        }
+        var programs: [Int: String] = [:]
+        func program(of pid: Int) -> String? {
+            var current = pid
+            var seen: Set<Int> = []
+            while programs[current] == nil, let parent = parents[current], seen.insert(current).inserted {
+                current = parent
+            }
+            return programs[current]
+        }
+        for (pid, call) in calls {
             guard var access = Self.access(in: call, pid: pid) else { continue }
             if access.kind == .executed {
                 programs[pid] = access.path
             } else {
-                access.program = programs[pid]
+                access.program = program(of: pid)
             }
             accesses.append(access)
         }
+    }
+
+    /// The thread or process a `clone`, `clone3`, `fork` or `vfork` made, from its result.
+    static func child(in call: String) -> Int? {
+        guard call.hasPrefix("clone") || call.hasPrefix("fork(") || call.hasPrefix("vfork("),
+            let equals = call.range(of: ") = ", options: .backwards)
+        else { return nil }
+        return Int(call[equals.upperBound...].prefix { $0.isNumber })
     }
 
     /// The access one complete line of the trace records, or nil for calls that read nothing:

@@ -40,6 +40,9 @@ package enum UndeclaredVariables {
         var found: [Finding] = []
         var seen: Set<String> = []
         for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // A comment that shows how to read a variable reads none.
+            let code = line.drop { $0 == " " }
+            if code.hasPrefix("//") || code.hasPrefix("*") { continue }
             for reader in readers {
                 var rest = line[...]
                 while let start = rest.range(of: reader) {
