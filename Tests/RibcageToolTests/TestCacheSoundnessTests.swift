@@ -245,4 +245,35 @@ struct TestCacheSoundnessTests {
         #expect(deleted.ran == ["FixtureTests"], "\(deleted.output)\n\(deleted.errors)")
         #expect(deleted.errors.contains("FixtureTests: read Tests/Fixtures/value.txt"), "\(deleted.errors)")
     }
+
+    @Test(
+        "a suite that fails only under the trace runs again without it: green, said, and never stored",
+        .enabled(if: Shell.isOnPath("strace"), "strace is not installed (Tools/install-system-packages)"))
+    func failsOnlyTraced() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "Traced", targets: [.testTarget(name: "TracedTests")])
+            """, to: "Package.swift")
+        // As a test that runs strace itself fails when traced: it looks for its tracer.
+        try folder.write(
+            Self.test(
+                "untraced",
+                reading: """
+                        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+                        #expect(status.contains("TracerPid:\\t0\\n"))
+                    """), to: "Tests/TracedTests/TracedTests.swift")
+        let cacheHome = folder.url.appendingPathComponent("cache")
+        for run in 1...2 {
+            let result = try await Self.ribcage(["test", "--cache"], in: folder.url, cacheHome: cacheHome)
+            #expect(result.status == 0, "run \(run): \(result.output)\n\(result.errors)")
+            #expect(
+                result.errors.contains("TracedTests failed under strace and passed without it"),
+                "run \(run): \(result.errors)")
+            #expect(
+                result.output.contains("1 passed, 0 failed, 0 skipped, 0 suites from cache"), "run \(run)")
+        }
+    }
 }
