@@ -69,7 +69,7 @@ struct FaultConformanceTests {
             reply: .init(status: 200, body: body).chunked(size: 1_000).failing(.badChunkSize),
             kind: .invalidResponse),
         Fault(
-            name: "a status line that is not HTTP", reply: .init(status: 200).failing(.malformedStatusLine),
+            name: "a status line with no status code", reply: .raw("HTTP/1.1 two hundred\r\nX: y\r\n\r\n"),
             kind: .invalidResponse),
         Fault(
             name: "a gzip body that does not decode",
