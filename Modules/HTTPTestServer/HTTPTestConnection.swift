@@ -27,7 +27,7 @@ struct HTTPTestConnection {
         default: break
         }
         guard write(reply.head(for: request)) else { return nil }
-        if reply.fault == .malformedStatusLine { return .close }
+        if reply.verbatim != nil { return .close }
         var body = reply.hasBody(for: request) ? wireBody(of: reply) : Data()
         var next = Next.keepOpen
         switch reply.fault {

@@ -25,8 +25,6 @@ public struct HTTPTestReply: Sendable {
         case resetBeforeAnswer
         /// A chunked body whose second chunk's size line is not hexadecimal.
         case badChunkSize
-        /// A status line that is not HTTP.
-        case malformedStatusLine
     }
 
     /// The status code; the reason phrase sent with it is the standard one for the code.
@@ -43,6 +41,9 @@ public struct HTTPTestReply: Sendable {
     public var fault: Fault?
     /// The body sent `bytes` at a time with `interval` seconds between writes.
     public var drip: (bytes: Int, interval: TimeInterval)?
+    /// What goes on the wire instead of a head and body, followed by a close: the status,
+    /// headers, framing and fault are then ignored.
+    public var verbatim: Data?
 
     /// A reply with everything spelled out.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
@@ -64,6 +65,12 @@ public struct HTTPTestReply: Sendable {
     /// An empty reply with this status.
     public static func status(_ status: Int, headers: [(name: String, value: String)] = []) -> Self {
         Self(status: status, headers: headers)
+    }
+
+    /// Exactly `bytes` on the wire, then a close: for answers that no status, headers and fault
+    /// describe, such as a status line of another protocol (`HTTP/0.9 200 OK`) or none at all.
+    public static func raw(_ bytes: String) -> Self {
+        Self(status: 200).with { $0.verbatim = Data(bytes.utf8) }
     }
 
     /// A redirect to `location`.
@@ -130,7 +137,7 @@ public struct HTTPTestReply: Sendable {
 
     /// The status line and headers.
     func head(for request: HTTPTestRequest) -> Data {
-        if fault == .malformedStatusLine { return Data("HTTP/1.1 two hundred\r\nX: y\r\n\r\n".utf8) }
+        if let verbatim { return verbatim }
         var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         for header in headers { head += "\(header.name): \(header.value)\r\n" }
         switch framing {

@@ -19,7 +19,7 @@ struct CurlSetupFailureTests {
     func requestsFailWithTheResourceThatRanOut() async throws {
         let server = try HTTPTestServer { _ in HTTPTestReply.text("ok") }
         defer { server.stop() }
-        let lines = try await runNetworkProbe("exhaust", server.url("/api/ok").absoluteString)
+        let lines = try await runNetworkProbe(["exhaust", server.url("/api/ok").absoluteString])
 
         // Each loop makes its epoll instance, then its eventfd, then its timerfd: with 0, 1 or 2
         // descriptors left, the one after them fails, and what was made before is closed again,
@@ -54,7 +54,7 @@ struct CurlSetupFailureTests {
         // and the request waited past its own timeout, which the loop's timerfd runs.
         let server = try HTTPTestServer { _ in HTTPTestReply.text("ok") }
         defer { server.stop() }
-        let lines = try await runNetworkProbe("threads", server.url("/api/ok").absoluteString)
+        let lines = try await runNetworkProbe(["threads", server.url("/api/ok").absoluteString])
 
         for attempt in ["1", "2"] {
             let line = try #require(
@@ -71,7 +71,7 @@ struct CurlSetupFailureTests {
     func releasedTransportGivesItsDescriptorsBack() async throws {
         let server = try HTTPTestServer { _ in HTTPTestReply.text("ok") }
         defer { server.stop() }
-        let lines = try await runNetworkProbe("release", server.url("/api/ok").absoluteString)
+        let lines = try await runNetworkProbe(["release", server.url("/api/ok").absoluteString])
 
         let line = try #require(lines.first, "no output")
         let before = try #require(line["before"].flatMap { Int($0) }, "\(line)")
@@ -99,7 +99,7 @@ struct CurlSetupFailureTests {
 
 /// Runs `network-probe`, built next to this test bundle, to its end and returns its lines, each
 /// as its `key=value` fields.
-private func runNetworkProbe(_ arguments: String...) async throws -> [[String: String]] {
+func runNetworkProbe(_ arguments: [String]) async throws -> [[String: String]] {
     let testBinary = URL(
         fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     let probe = testBinary.deletingLastPathComponent().appendingPathComponent("network-probe")

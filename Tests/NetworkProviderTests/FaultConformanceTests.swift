@@ -69,8 +69,15 @@ struct FaultConformanceTests {
             reply: .init(status: 200, body: body).chunked(size: 1_000).failing(.badChunkSize),
             kind: .invalidResponse),
         Fault(
-            name: "a status line that is not HTTP", reply: .init(status: 200).failing(.malformedStatusLine),
+            name: "a status line with no status code", reply: .raw("HTTP/1.1 two hundred\r\nX: y\r\n\r\n"),
             kind: .invalidResponse),
+        Fault(
+            name: "a status line of HTTP/0.9", reply: .raw("HTTP/0.9 200 OK\r\nContent-Length: 2\r\n\r\nok"),
+            kind: .invalidResponse),
+        // libcurl takes a first line that does not start with HTTP/ for an HTTP/0.9 answer, which
+        // it refuses with the same code as an unsupported URL scheme.
+        Fault(
+            name: "a garbage status line", reply: .raw("SSH-2.0-OpenSSH_9.6\r\n"), kind: .invalidResponse),
         Fault(
             name: "a gzip body that does not decode",
             reply: HTTPTestReply(

@@ -13,6 +13,12 @@
 //   release URL   count /proc/self/fd before a transport with 2 loops of its own, while it has
 //                 connections open to URL, and after it was released and its loops closed (after a
 //                 first such round, which opens what the process keeps for good)
+//   bursts TRANSPORT BURSTSxSIZE URL...
+//                 send bursts of concurrent requests through one transport (curl: a CurlTransport
+//                 on the shared loops; curl:N: one with connectionsPerLoop N; urlsession:
+//                 URLSessionTransport.shared), spread over the URLs, and count /proc/self/fd
+//                 before the first request, after it and after each burst; `bursts curl 3x1000
+//                 URL` is issue 32's measurement
 import Foundation
 import NetworkProvider
 import Synchronization
@@ -39,7 +45,7 @@ func say(_ fields: KeyValuePairs<String, String>) {
 
 /// What sending `url` through `transport` gave: `status N`, `unavailable|RESOURCE|ERRNO` or
 /// `error|DESCRIPTION`.
-func outcome(of transport: CurlTransport, _ url: URL) async -> String {
+func outcome(of transport: any Transport, _ url: URL) async -> String {
     var request = URLRequest(url: url)
     request.timeoutInterval = 10
     do throws(NetworkError) {
@@ -238,15 +244,62 @@ func release(_ url: URL) async {
     ])
 }
 
+/// Sends `shape` (`BURSTSxSIZE`: so many bursts of so many concurrent requests) through one
+/// transport, spread over `urls`, and says how many descriptors are open before the first
+/// request, after it, and after each burst, and how many connections the transport may keep.
+func bursts(_ kind: String, _ shape: String, _ urls: [URL]) async {
+    let numbers = shape.split(separator: "x").compactMap { Int($0) }
+    guard numbers.count == 2, !urls.isEmpty else { fail("bursts: expected BURSTSxSIZE and URLs") }
+    let start = openDescriptors().count
+    let transport: any Transport
+    let loops: () -> Int
+    let kept: Int
+    if kind == "urlsession" {
+        // One session, one multi handle, whose bound is per host.
+        let shared = URLSessionTransport.shared
+        (transport, loops, kept) = (shared, { 1 }, shared.session.configuration.httpMaximumConnectionsPerHost)
+    } else if kind == "curl" || kind.hasPrefix("curl:") {
+        let curl =
+            if let connections = Int(kind.dropFirst("curl:".count)) {
+                CurlTransport(connectionsPerLoop: connections)
+            } else { CurlTransport() }
+        (transport, loops, kept) = (curl, { curl.loopsClosed.count }, curl.connectionsPerLoop)
+    } else {
+        fail("unknown transport \(kind)")
+    }
+    let first = await outcome(of: transport, urls[0])
+    say([
+        "start": "\(start)", "warm": "\(openDescriptors().count)", "loops": "\(loops())", "kept": "\(kept)",
+        "first": first,
+    ])
+    for burst in 1...numbers[0] {
+        let failures = await withTaskGroup(of: String.self) { group in
+            for index in 0..<numbers[1] {
+                group.addTask { await outcome(of: transport, urls[index % urls.count]) }
+            }
+            return await group.reduce(into: [String]()) { if $1 != "status 200" { $0.append($1) } }
+        }
+        say([
+            "burst": "\(burst)", "descriptors": "\(openDescriptors().count)",
+            "failures": failures.isEmpty ? "none" : "\(failures.count), first \(failures[0])",
+        ])
+    }
+}
+
 // A probe that hangs must not outlive the test that started it.
 alarm(60)
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 2, let url = URL(string: arguments[1]) else {
-    fail("usage: network-probe exhaust|threads|release URL (see the comment at the top of main.swift)")
-}
-switch arguments[0] {
-case "exhaust": await exhaust(url)
-case "release": await release(url)
-case "threads": await threads(url)
-default: fail("unknown command \(arguments[0])")
+switch (arguments.first, arguments.count) {
+case ("bursts", 4...):
+    await bursts(arguments[1], arguments[2], arguments.dropFirst(3).compactMap { URL(string: $0) })
+case (_, 2):
+    guard let url = URL(string: arguments[1]) else { fail("not a URL: \(arguments[1])") }
+    switch arguments[0] {
+    case "exhaust": await exhaust(url)
+    case "release": await release(url)
+    case "threads": await threads(url)
+    default: fail("unknown command \(arguments[0])")
+    }
+default:
+    fail("usage: network-probe exhaust|threads|release URL, or bursts TRANSPORT BURSTSxSIZE URL...")
 }

@@ -61,9 +61,9 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
         case connectionLost
         /// The host name did not resolve.
         case cannotFindHost
-        /// The answer is not valid HTTP: a malformed status line or header, a bad chunk size, a
-        /// body that does not decode from its `Content-Encoding`, or a redirect whose `Location`
-        /// cannot be followed.
+        /// The answer is not valid HTTP: a malformed status line or header (HTTP/0.9 among them,
+        /// or a first line that is no status line at all), a bad chunk size, a body that does not
+        /// decode from its `Content-Encoding`, or a redirect whose `Location` cannot be followed.
         case invalidResponse
         /// More redirects than ``NetworkProvider/maximumRedirects`` in a row.
         case tooManyRedirects

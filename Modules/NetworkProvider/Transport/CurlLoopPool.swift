@@ -9,12 +9,15 @@ import Synchronization
 final class CurlLoopPool: Sendable {
     private let count: Int
     private let threadName: String
+    private let connectionsPerLoop: Int
     private let made = Mutex<[CurlMultiLoop]>([])
 
-    /// A pool of `count` loops, at least one, whose threads are called `threadName 0`, …
-    init(count: Int, threadName: String) {
+    /// A pool of `count` loops, at least one, whose threads are called `threadName 0`, …, each
+    /// keeping at most `connectionsPerLoop` connections.
+    init(count: Int, threadName: String, connectionsPerLoop: Int) {
         self.count = max(1, count)
         self.threadName = threadName
+        self.connectionsPerLoop = connectionsPerLoop
     }
 
     deinit {
@@ -25,7 +28,9 @@ final class CurlLoopPool: Sendable {
     func loops() throws(TransportSetupFailure) -> [CurlMultiLoop] {
         try made.withLock { (made) throws(TransportSetupFailure) in
             while made.count < count {
-                made.append(try CurlMultiLoop(threadName: "\(threadName) \(made.count)"))
+                made.append(
+                    try CurlMultiLoop(
+                        threadName: "\(threadName) \(made.count)", connectionsPerLoop: connectionsPerLoop))
             }
             return made
         }

@@ -76,7 +76,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     ///
     /// Not fork-safe: a child process that forks gets neither the loop thread nor a usable multi
     /// handle, so it must `exec` before it sends a request (as `Process` and swift-subprocess do).
-    init(threadName: String) throws(TransportSetupFailure) {
+    ///
+    /// `connectionsPerLoop` bounds the loop's connections (``CurlTransport/connectionsPerLoop``).
+    init(threadName: String, connectionsPerLoop: Int) throws(TransportSetupFailure) {
         let resources = try Resources.create()
         self.threadName = threadName
         multi = resources.multi
@@ -98,7 +100,12 @@ final class CurlMultiLoop: @unchecked Sendable {
             return 0
         }
         _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 16)
+        _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerLoop)
+        // The cache's bound. libcurl's own, 4 for each transfer in the multi handle, let a loop
+        // keep up to the host limit for every host it spoke to (3 × 16 after bursts to three
+        // servers). Curl counts the connections in use too, and closes the oldest idle one when
+        // a transfer ends with the cache over the bound.
+        _ = ribcage_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, connectionsPerLoop)
 
         // The thread holds the loop until it ends. Foundation's `Thread.start()` ignores a failed
         // `pthread_create`, which would leave a loop nobody drives and every request on it

@@ -19,7 +19,12 @@ import Synchronization
 /// buffer behind.
 ///
 /// The shared multi handles and their threads live as long as the process; making more transports
-/// costs nothing more.
+/// costs nothing more, unless they ask for another ``connectionsPerLoop``: transports that ask for
+/// the same number share one set of loops.
+///
+/// Each loop keeps at most ``connectionsPerLoop`` connections once their transfers end, whatever
+/// the hosts, so that a process at rest holds at most that many times the number of loops, where
+/// each loop's cache would otherwise keep up to that many per host it ever spoke to.
 ///
 /// Creating a transport never fails: a transport is a value a program keeps in a `static let`
 /// (``shared``) or a provider's default argument, as a Moya provider or an Alamofire `Session`
@@ -37,11 +42,21 @@ public final class CurlTransport: Transport {
     /// The largest body accepted, in bytes, after decoding.
     public let maximumResponseSize: Int
 
+    /// How many connections each loop keeps open: at most this many to one host at a time, and
+    /// at most this many in all after their transfers end (curl then closes the oldest idle
+    /// one). While more transfers than this run on a loop at once over several hosts, each that
+    /// ends beyond the bound closes its connection rather than keep it.
+    public let connectionsPerLoop: Int
+
+    /// The ``connectionsPerLoop`` of a transport made without one: 16, the per-host limit the
+    /// loops had before the bound, so 16 concurrent requests to one server never wait for a
+    /// connection even on one loop; at rest, 32 connections at most on 2 cores.
+    public static let defaultConnectionsPerLoop = 16
+
     private let pool: CurlLoopPool
-    /// The process's loops, one per active core, shared by every transport made with the public
-    /// initializer.
-    private static let sharedPool = CurlLoopPool(
-        count: ProcessInfo.processInfo.activeProcessorCount, threadName: "curl loop")
+    /// The process's loops, one per active core for each ``connectionsPerLoop`` asked for, shared
+    /// by every transport made with the public initializer and that number.
+    private static let sharedPools = Mutex<[Int: CurlLoopPool]>([:])
 
     private static let globalInit: Void = {
         curl_global_init(Int(CURL_GLOBAL_ALL))
@@ -49,20 +64,39 @@ public final class CurlTransport: Transport {
 
     /// Creates a transport over the process's shared multi handles.
     ///
-    /// - Parameter maximumResponseSize: The largest body accepted, in bytes, after decoding.
-    public init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize) {
+    /// - Parameters:
+    ///   - maximumResponseSize: The largest body accepted, in bytes, after decoding.
+    ///   - connectionsPerLoop: How many connections each loop keeps open, at least 1.
+    public init(
+        maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize,
+        connectionsPerLoop: Int = CurlTransport.defaultConnectionsPerLoop
+    ) {
         _ = Self.globalInit
         self.maximumResponseSize = maximumResponseSize
-        pool = Self.sharedPool
+        let connections = max(1, connectionsPerLoop)
+        self.connectionsPerLoop = connections
+        pool = Self.sharedPools.withLock { pools in
+            if let pool = pools[connections] { return pool }
+            let pool = CurlLoopPool(
+                count: ProcessInfo.processInfo.activeProcessorCount, threadName: "curl loop",
+                connectionsPerLoop: connections)
+            pools[connections] = pool
+            return pool
+        }
     }
 
     /// Creates a transport with `loopCount` multi handles and threads of its own: for tests that
     /// need a loop nobody else uses, and for benchmarks. When the transport goes, each loop ends
     /// after its last transfer and closes its connections and descriptors.
-    package init(maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize, loopCount: Int) {
+    package init(
+        maximumResponseSize: Int = CurlTransport.defaultMaximumResponseSize,
+        connectionsPerLoop: Int = CurlTransport.defaultConnectionsPerLoop, loopCount: Int
+    ) {
         _ = Self.globalInit
         self.maximumResponseSize = maximumResponseSize
-        pool = CurlLoopPool(count: loopCount, threadName: "curl own loop")
+        self.connectionsPerLoop = max(1, connectionsPerLoop)
+        pool = CurlLoopPool(
+            count: loopCount, threadName: "curl own loop", connectionsPerLoop: self.connectionsPerLoop)
     }
 
     /// The transport's loops, made now if they are not yet. Internal for tests, which look at

@@ -237,7 +237,11 @@ final class URLSessionExchange: @unchecked Sendable {
         case .badServerResponse where curlMessage.contains("Empty reply"): kind = .connectionLost
         case .badServerResponse, .cannotParseResponse, .cannotDecodeContentData, .cannotDecodeRawData:
             kind = .invalidResponse
-        case .unsupportedURL where curlMessage.contains("HTTP version"): kind = .invalidResponse
+        // libcurl's CURLE_UNSUPPORTED_PROTOCOL. The transport sends only http and https URLs
+        // and follows no redirect, so curl meets no other scheme: the answer's first line named
+        // an HTTP version curl does not speak (`HTTP/0.9 200 OK`), or was not a status line at
+        // all, which curl takes for an HTTP/0.9 answer and refuses.
+        case .unsupportedURL: kind = .invalidResponse
         case .unknown
         where curlMessage.contains("chunked-encoding") || curlMessage.contains("content unencoding")
             || curlMessage.contains("content encoding"):
