@@ -66,12 +66,15 @@ struct InputTraceTests {
             302 clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 303
             303 openat(AT_FDCWD<\(h("/pkg"))>, "\(h("data.txt"))", O_RDONLY) = 4<\(h("/pkg/data.txt"))>
             """
-        let accesses = InputTrace(log: log).accesses
-        let reads = accesses.filter { $0.kind == .read }
+        let trace = InputTrace(log: log)
+        let reads = trace.accesses.filter { $0.kind == .read }
         #expect(
             reads.map(\.program) == [
                 "/opt/swift/usr/bin/swift-test", "/pkg/.build/debug/PkgPackageTests.xctest",
             ])
+        // Only what the bundle's child read is the suite's: SwiftPM's thread's read is not.
+        #expect(trace.ranTests)
+        #expect(reads.map(\.byTest) == [false, true])
         let selection = RecordedInputSelection(
             root: URL(fileURLWithPath: "/pkg"), localDependencies: [],
             toolchain: URL(fileURLWithPath: "/opt/swift/usr"))

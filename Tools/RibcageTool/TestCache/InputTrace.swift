@@ -29,6 +29,9 @@ package struct InputTrace: Sendable, Equatable {
         package var pid: Int
         /// The program that process runs (the last it started), when the trace shows it.
         package var program: String?
+        /// Made by a test bundle's process or one it started, rather than by SwiftPM (which
+        /// also starts `git`, `pkg-config` and the linker's helpers).
+        package var byTest = false
 
         package init(kind: Kind, path: String, resolved: String?, pid: Int, program: String? = nil) {
             self.kind = kind
@@ -43,6 +46,9 @@ package struct InputTrace: Sendable, Equatable {
     package var accesses: [Access]
     /// The first process of the trace: the traced command itself.
     package var rootPID: Int?
+    /// Whether a test bundle (`*.xctest`) ran: then only its processes' accesses are a
+    /// suite's (``Access/byTest``).
+    package var ranTests = false
 
     /// The system calls traced.
     package static let tracedCalls = [
@@ -96,15 +102,29 @@ package struct InputTrace: Sendable, Equatable {
             }
             return programs[current]
         }
+        // The test processes: a test bundle (`*.xctest`) and whatever it starts.
+        var testProcesses: Set<Int> = []
+        func isTest(_ pid: Int) -> Bool {
+            var current = pid
+            var seen: Set<Int> = []
+            while true {
+                if testProcesses.contains(current) { return true }
+                guard let parent = parents[current], seen.insert(current).inserted else { return false }
+                current = parent
+            }
+        }
         for (pid, call) in calls {
             guard var access = Self.access(in: call, pid: pid) else { continue }
             if access.kind == .executed {
                 programs[pid] = access.path
+                if access.path.hasSuffix(".xctest") { testProcesses.insert(pid) }
             } else {
                 access.program = program(of: pid)
             }
+            access.byTest = isTest(pid)
             accesses.append(access)
         }
+        ranTests = !testProcesses.isEmpty
     }
 
     /// The thread or process a `clone`, `clone3`, `fork` or `vfork` made, from its result.

@@ -78,8 +78,8 @@ package struct RecordedInput: Sendable, Hashable, Codable, Comparable {
 
 /// Chooses, from a traced run, the accesses that are inputs of the suite, and digests them.
 ///
-/// Kept: what the test processes read inside the package and inside its local (`path:`)
-/// dependencies, and every program they started. Left out, as the key covers them or as they
+/// Kept: what the test processes (the test bundle and what it starts) read inside the package
+/// and inside its local (`path:`) dependencies, and every program they started. Left out, as the key covers them or as they
 /// belong to no result: SwiftPM's own process and the toolchain's programs (they read the
 /// manifest and the build records), the build folder but for the programs started from it and
 /// the resources bundles read, `.git` (what `git ls-files` lists is read next, file by file),
@@ -129,7 +129,7 @@ package struct RecordedInputSelection: Sendable {
     /// sources `inputs` finds for them.
     package func inputs(of trace: InputTrace, in inputs: TestCacheInputs) -> [RecordedInput] {
         var chosen: [String: RecordedInput.Kind] = [:]
-        for access in trace.accesses where access.pid != trace.rootPID {
+        for access in trace.accesses where access.pid != trace.rootPID && (access.byTest || !trace.ranTests) {
             if let toolchain, let program = access.program, Self.isInside(program, toolchain) { continue }
             for path in Set([access.path, access.resolved].compactMap { $0 }) {
                 guard let kind = kind(of: access, at: path) else { continue }
