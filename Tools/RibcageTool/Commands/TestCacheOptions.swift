@@ -128,8 +128,9 @@ struct TestCacheRun {
     }
 
     /// Stores the green results with what each was traced reading (`inputTraces`, by test
-    /// target). A suite is green when every test passed or was skipped and its run ended by
-    /// itself: a failure, a crash, a timeout or a cut-short run is never stored, nor is a run
+    /// target). A suite is green when every test passed at its first attempt or was skipped by
+    /// itself, and its run ended by itself: a failure (muted or not), a flaky test, a test the
+    /// quarantine skipped, a crash, a timeout or a cut-short run is never stored, nor is a run
     /// with no trace.
     func record(_ results: [TestSuiteResult], inputTraces: [String: URL]) async {
         let inputs = session.inputs
@@ -138,7 +139,9 @@ struct TestCacheRun {
             toolchain: Toolchain.installFolder(), package: inputs.package)
         var outcomes: [TestCacheSession.Outcome] = []
         for result in results {
-            let isGreen = result.failed == 0 && result.runnerFailure == nil && !result.testCases.isEmpty
+            // A flaky or muted failure, or a test the quarantine kept from running, is not green:
+            // the entry would answer for a suite that did not pass as it stands.
+            let isGreen = result.isCleanlyGreen
             var recorded: [RecordedInput]?
             if isGreen, let trace = inputTraces[result.suite.testTarget] {
                 do {

@@ -17,6 +17,10 @@ struct TestCommand: AsyncParsableCommand {
             a closing line `N passed, N failed, N skipped`. Exits 1 when any test fails; a test \
             process that crashes counts as a failure. With the cache on, each test target runs \
             in a `swift test` of its own under strace, which records what it reads.
+
+            `--retry N` runs the failed tests again; one that then passes is flaky (`ribcage \
+            flaky` lists them). Project.swift.md's Quarantine table mutes tests (they run, but \
+            their failures do not count) or skips them, in every run.
             """
     )
 
@@ -51,7 +55,34 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "Write the xUnit reports and logs to this folder (default: a temporary folder).")
     var reportsDirectory: String?
 
+    @Option(
+        help: """
+            Run the tests that failed again, up to N times, in one `swift test --filter` a round. A test \
+            that then passes is flaky: its row and the closing line say so, and `ribcage flaky` lists it.
+            """)
+    var retry: Int = 0
+
+    @Flag(
+        help:
+            "Fail the run when a test was flaky (by default a run whose failures all passed on a retry passes)."
+    )
+    var noFlaky = false
+
+    @Flag(help: "Ignore Project.swift.md's Quarantine table: run every test and count every failure.")
+    var noQuarantine = false
+
+    @Option(
+        help: """
+            Also write one JUnit XML report of the run to this file: a <testsuite> per test target, \
+            Surefire's <flakyFailure> and <rerunFailure> for retried tests.
+            """)
+    var junitOutput: String?
+
     @OptionGroup(title: "Test cache") var cacheOptions: TestCacheOptions
+
+    func validate() throws {
+        guard retry >= 0 else { throw ValidationError("--retry takes 0 or more rounds.") }
+    }
 
     func run() async throws {
         try await RibcageError.reported { try await runTests() }
@@ -99,14 +130,24 @@ struct TestCommand: AsyncParsableCommand {
             print("0 passed, 0 failed, 0 skipped")
             return
         }
+        let started = Date()
+        let quarantine =
+            noQuarantine
+            ? Quarantine()
+            : try await DedicatedThread.run(named: "ribcage-quarantine") {
+                try Quarantine.load(packageAt: root)
+            }
         let cacheRun = try await cacheOptions.start(root: root, package: described, suites: &suites)
         if suites.isEmpty, let cacheRun {
             cacheRun.printAllCached()
+            try await writeJUnit([], started: started)
             return
         }
+        let skipped = quarantine.skipped(in: suites.map(\.testTarget))
         let runner = TestRunner(
             packageRoot: root, verbose: verbose,
-            reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            skipPattern: skipped.isEmpty ? nil : TestCaseFilter.pattern(for: skipped.map(\.test)))
         if !skipBuild {
             StandardError.write("Building tests…\n")
             try await runner.buildTests()
@@ -122,13 +163,15 @@ struct TestCommand: AsyncParsableCommand {
                         + "no result (install strace; in a container, allow ptrace)\n")
             }
         }
-        let run =
+        var run =
             traced
             ? try await runner.runTracingInputs(
                 suites,
                 weights: try await TestSharding.weightsOffThePool(for: suites, package: described, root: root)
             )
             : try await runner.run(suites, everything: suites.count == index.suites.count)
+        run.results = quarantine.apply(to: run.results)
+        run = try await runner.retryingFailures(of: run, rounds: retry)
 
         let table = TestReportTable(
             testTargets: suites.map(\.testTarget) + (cacheRun?.cachedTestTargets ?? []))
@@ -136,22 +179,61 @@ struct TestCommand: AsyncParsableCommand {
         for result in run.results { print(table.row(result)) }
         for row in cacheRun?.rows(alongside: suites.map(\.testTarget)) ?? [] { print(row) }
         let failures = run.results.flatMap(\.failures)
-        if !failures.isEmpty {
-            print("\nFailures:")
-            for failure in failures {
-                print("  ✘ \(failure.test)")
-                let lines =
-                    failure.issues.isEmpty
-                    ? failure.message.split(separator: "\n").map(String.init)
-                    : failure.issues.map(\.description)
-                for line in lines { print("      \(line)") }
-            }
+        Self.printList("Failures:", failures, mark: "✘")
+        Self.printList(
+            "Flaky (failed, then passed on a retry):", run.results.flatMap(\.flakyTests), mark: "~")
+        Self.printList(
+            "Muted failures (quarantined; they do not fail the run):", run.results.flatMap(\.mutedFailures),
+            mark: "-")
+        if !failures.isEmpty || run.results.contains(where: { $0.flaky + $0.muted > 0 }) {
             print("Full log: \(run.logs.map(\.path).joined(separator: ", "))")
         }
         Self.recordDurations(run.results, root: root)
         await cacheRun?.record(run.results, inputTraces: run.inputTraces)
+        await recordFlaky(run.results, root: root, keys: cacheRun?.keys.mapValues(\.hash) ?? [:])
+        try await writeJUnit(run.results, started: started)
         print(TestReportTable.closingLine(run.results) + (cacheRun?.closingSuffix ?? ""))
         if !failures.isEmpty { throw ExitCode(1) }
+        if noFlaky, run.results.contains(where: { $0.flaky > 0 }) {
+            StandardError.write("error: tests were flaky, and --no-flaky fails the run on them\n")
+            throw ExitCode(1)
+        }
+    }
+
+    private static func printList(_ title: String, _ failures: [TestSuiteResult.Failure], mark: String) {
+        guard !failures.isEmpty else { return }
+        print("\n" + title)
+        for failure in failures {
+            print("  \(mark) \(failure.test)")
+            let lines =
+                failure.issues.isEmpty
+                ? failure.message.split(separator: "\n").map(String.init)
+                : failure.issues.map(\.description)
+            for line in lines { print("      \(line)") }
+        }
+    }
+
+    /// Adds the tests the retries found flaky to the package's flaky log; a log that cannot be
+    /// written is a warning, since the run's own verdict stands without it.
+    private func recordFlaky(_ results: [TestSuiteResult], root: URL, keys: [String: String]) async {
+        guard results.contains(where: { $0.flaky > 0 }) else { return }
+        let log = FlakyLog(packageAt: root)
+        let events = FlakyLog.events(
+            retriedIn: results, keys: keys, commit: await TestCacheSession.commit(at: root),
+            host: ProcessInfo.processInfo.hostName, date: Date())
+        do {
+            try await log.append(events)
+        } catch {
+            StandardError.write("warning: could not add the flaky tests to \(log.file.path): \(error)\n")
+        }
+    }
+
+    private func writeJUnit(_ results: [TestSuiteResult], started: Date) async throws {
+        guard let junitOutput else { return }
+        try await JUnitReport(
+            results: results, timestamp: started, hostname: ProcessInfo.processInfo.hostName
+        )
+        .write(to: URL(fileURLWithPath: junitOutput))
     }
 
     /// Keeps each suite's seconds for `--shard` to balance by next time. A file that cannot be

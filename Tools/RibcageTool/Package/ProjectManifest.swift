@@ -25,6 +25,9 @@ package struct ProjectManifest: Sendable, Equatable {
     package var allowedLayers: [String: Set<String>]
     /// The Feature edges table: parent → child feature RIBs.
     package var featureEdges: Set<[String]>
+    /// The cells of the Quarantine table's rows, as written; ``Quarantine`` reads them and
+    /// `ribcage lint` checks them.
+    package var quarantineRows: [[String]] = []
 
     /// Reads the tables from Markdown text.
     package init(markdown: String) {
@@ -47,6 +50,7 @@ package struct ProjectManifest: Sendable, Equatable {
         allowedLayers = allowed
         featureEdges = Set(
             Self.table(named: "Feature edges", in: markdown).filter { $0.count >= 2 }.map { [$0[0], $0[1]] })
+        quarantineRows = Self.table(named: Quarantine.section, in: markdown)
     }
 
     /// Reads `Project.swift.md` in `root`, or returns `nil` if there is none.

@@ -32,6 +32,8 @@ package enum RibcageError: Error, Equatable, CustomStringConvertible {
     case binaryToTerminal(format: String)
     /// `--focus` names a module that the other filters remove.
     case focusFilteredOut([String], filter: String)
+    /// A row of Project.swift.md's Quarantine table that cannot be applied.
+    case badQuarantine(String)
 
     /// The process exit code this error maps to; `ribcage help` documents the table.
     package var exitCode: Int32 {
@@ -42,7 +44,7 @@ package enum RibcageError: Error, Equatable, CustomStringConvertible {
         case .scaffoldExists: 5
         case .scaffoldRefused: 6
         case .unknownModules, .moduleWithoutTests, .markdownMarkersMissing, .gitFailed, .invalidName,
-            .binaryToTerminal, .focusFilteredOut:
+            .binaryToTerminal, .focusFilteredOut, .badQuarantine:
             64
         case .commandNotFound: 69
         case .outputUnwritable: 73
@@ -91,6 +93,8 @@ package enum RibcageError: Error, Equatable, CustomStringConvertible {
         case .focusFilteredOut(let names, let filter):
             let quoted = names.map { "'\($0)'" }.joined(separator: ", ")
             return "--focus \(quoted) is removed by \(filter); drop one of the two."
+        case .badQuarantine(let reason):
+            return "Project.swift.md's Quarantine table: \(reason)."
         }
     }
 }

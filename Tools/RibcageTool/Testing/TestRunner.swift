@@ -15,11 +15,17 @@ package struct TestRunner: Sendable {
     /// Where xUnit reports, the event stream and logs are written; a fresh temporary folder by
     /// default.
     package var reportsDirectory: URL
+    /// Tests never to start, as a `swift test --skip` pattern (the quarantine's skipped tests):
+    /// every `swift test` the runner starts gets it.
+    package var skipPattern: String?
 
     /// Creates a runner for the package at `packageRoot`.
-    package init(packageRoot: URL, verbose: Bool = false, reportsDirectory: URL? = nil) {
+    package init(
+        packageRoot: URL, verbose: Bool = false, reportsDirectory: URL? = nil, skipPattern: String? = nil
+    ) {
         self.packageRoot = packageRoot
         self.verbose = verbose
+        self.skipPattern = skipPattern
         self.reportsDirectory =
             reportsDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -172,7 +178,7 @@ package struct TestRunner: Sendable {
     }
 
     /// One `swift test` process and what it reported.
-    private struct Outcome {
+    struct Outcome {
         var testCases: [TestCaseResult]
         var problems: [String]
         var process: ProcessResult
@@ -201,7 +207,7 @@ package struct TestRunner: Sendable {
         }
     }
 
-    private func runOnce(
+    func runOnce(
         _ suites: [TestSuite], filter: String?, name: String, traceTo trace: URL? = nil
     ) async throws -> Outcome {
         // Traced runs go several at once; they only read the build, so SwiftPM's lock is moot.
@@ -222,6 +228,7 @@ package struct TestRunner: Sendable {
                 "--event-stream-output-path", events.path, "--event-stream-version", "0",
             ]
         if let filter { arguments += ["--filter", filter] }
+        if let skipPattern { arguments += ["--skip", skipPattern] }
         let (command, commandArguments) =
             trace.map { ("strace", InputTrace.wrapping(["swift"] + arguments, log: $0)) } ?? (
                 "swift", arguments

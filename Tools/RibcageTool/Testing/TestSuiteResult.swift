@@ -18,19 +18,30 @@ package struct TestSuiteResult: Sendable, Equatable {
         self.runnerFailure = runnerFailure
     }
 
-    /// Tests that passed.
-    package var passed: Int { testCases.count { $0.outcome == .passed } }
-    /// Tests that failed, counting a failed run as one.
+    /// Tests that passed on their first attempt.
+    package var passed: Int { testCases.count { $0.outcome == .passed && $0.failedAttempts.isEmpty } }
+    /// Tests that failed, then passed on a retry.
+    package var flaky: Int { testCases.count(where: \.isFlaky) }
+    /// Tests that failed, counting a failed run as one; a muted test's failure is not counted.
     package var failed: Int {
-        testCases.count { if case .failed = $0.outcome { true } else { false } }
-            + (runnerFailure == nil ? 0 : 1)
+        testCases.count(where: \.isCountedFailure) + (runnerFailure == nil ? 0 : 1)
     }
-    /// Tests that were skipped.
+    /// Muted tests that failed.
+    package var muted: Int { testCases.count(where: \.isMutedFailure) }
+    /// Tests that were skipped, by the test itself or by the quarantine.
     package var skipped: Int {
         testCases.count { if case .skipped = $0.outcome { true } else { false } }
     }
-    /// Tests that ran: passed plus failed.
-    package var run: Int { passed + failed }
+    /// Tests the quarantine kept from starting.
+    package var quarantineSkipped: Int { testCases.count { $0.quarantine == .skip } }
+    /// Tests that ran: passed, flaky, failed and muted failures.
+    package var run: Int { passed + flaky + failed + muted }
+    /// Every test passed at its first attempt, none was kept from running by the quarantine,
+    /// and the run ended by itself: what the test cache may keep as green.
+    package var isCleanlyGreen: Bool {
+        runnerFailure == nil && !testCases.isEmpty && quarantineSkipped == 0
+            && testCases.allSatisfy { $0.failedAttempts.isEmpty && $0.outcome.isPassedOrSkipped }
+    }
 
     /// A failed test: its name, the report's message, and the issues the log placed in the sources.
     package struct Failure: Sendable, Equatable {
@@ -42,17 +53,36 @@ package struct TestSuiteResult: Sendable, Equatable {
         package var issues: [TestIssue]
     }
 
-    /// The failed test cases, and the runner failure if there was one.
+    /// The failed test cases that count, and the runner failure if there was one.
     package var failures: [Failure] {
-        var list: [Failure] = testCases.compactMap { testCase in
-            guard case .failed(let message) = testCase.outcome else { return nil }
-            return Failure(
-                test: "\(testCase.suite)/\(testCase.name)", message: message, issues: testCase.issues)
-        }
+        var list = failures(where: \.isCountedFailure)
         if let runnerFailure {
             list.append(Failure(test: "\(suite.testTarget) (test run)", message: runnerFailure, issues: []))
         }
         return list
+    }
+
+    /// The muted tests that failed.
+    package var mutedFailures: [Failure] { failures(where: \.isMutedFailure) }
+
+    private func failures(where include: (TestCaseResult) -> Bool) -> [Failure] {
+        testCases.compactMap { testCase in
+            guard include(testCase), case .failed(let message) = testCase.outcome else { return nil }
+            return Failure(test: testCase.id, message: message, issues: testCase.issues)
+        }
+    }
+
+    /// The tests that failed and then passed on a retry, with their first failure.
+    package var flakyTests: [Failure] {
+        testCases.filter(\.isFlaky).map {
+            Failure(test: $0.id, message: $0.failedAttempts.first ?? "", issues: $0.issues)
+        }
+    }
+}
+
+extension TestCaseResult.Outcome {
+    var isPassedOrSkipped: Bool {
+        if case .failed = self { false } else { true }
     }
 }
 
@@ -73,20 +103,31 @@ package struct TestReportTable: Sendable {
         pad(Self.headings[0]) + Self.headings.dropFirst().map { " " + leftPad($0, 7) }.joined()
     }
 
-    /// One row for a test target.
+    /// One row for a test target, with what was flaky, muted or quarantined after it.
     package func row(_ result: TestSuiteResult) -> String {
         let numbers = [result.run, result.passed, result.failed, result.skipped].map { String($0) }
         let hundredths = String(Int((result.seconds * 100).rounded())).leftPadded(3, with: "0")
         let seconds = "\(hundredths.dropLast(2)).\(hundredths.suffix(2))"
+        let notes = [
+            result.flaky > 0 ? "\(result.flaky) flaky" : nil,
+            result.muted > 0 ? "\(result.muted) failed muted" : nil,
+            result.quarantineSkipped > 0 ? "\(result.quarantineSkipped) skipped by quarantine" : nil,
+        ].compactMap { $0 }
         return pad(result.suite.testTarget) + (numbers + [seconds]).map { " " + leftPad($0, 7) }.joined()
+            + (notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")")
     }
 
-    /// The closing line that totals every suite: `N passed, N failed, N skipped`.
+    /// The closing line that totals every suite: `N passed, N failed, N skipped`, with
+    /// `N flaky` and `N muted` after the failures when there are any, and the quarantined share
+    /// of the skipped.
     package static func closingLine(_ results: [TestSuiteResult]) -> String {
-        let passed = results.reduce(0) { $0 + $1.passed }
-        let failed = results.reduce(0) { $0 + $1.failed }
-        let skipped = results.reduce(0) { $0 + $1.skipped }
-        return "\(passed) passed, \(failed) failed, \(skipped) skipped"
+        let total = { (count: (TestSuiteResult) -> Int) in results.reduce(0) { $0 + count($1) } }
+        var parts = ["\(total(\.passed)) passed", "\(total(\.failed)) failed"]
+        if total(\.flaky) > 0 { parts.append("\(total(\.flaky)) flaky") }
+        if total(\.muted) > 0 { parts.append("\(total(\.muted)) muted") }
+        let quarantined = total(\.quarantineSkipped)
+        parts.append("\(total(\.skipped)) skipped" + (quarantined > 0 ? " (\(quarantined) quarantined)" : ""))
+        return parts.joined(separator: ", ")
     }
 
     private func pad(_ text: String) -> String {

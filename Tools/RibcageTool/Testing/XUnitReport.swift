@@ -28,8 +28,39 @@ package struct TestCaseResult: Sendable, Equatable {
     /// neither report gives a file and line.
     package var issues: [TestIssue] = []
 
+    /// The messages of the other attempts that failed, when failed tests were run again
+    /// (`ribcage test --retry`): for a test that passed on a retry, every failure before it
+    /// (a flaky test); for one that never passed, the retries' failures after ``outcome``'s.
+    package var failedAttempts: [String] = []
+    /// The quarantine that applied to it, from Project.swift.md's Quarantine table.
+    package var quarantine: QuarantineMode?
+
     /// The test target it belongs to: the first component of ``suite``.
     package var testTarget: String { String(suite.prefix { $0 != "." }) }
+
+    /// The name `ribcage test` prints and Project.swift.md's Quarantine table uses:
+    /// `Target.Suite/name` (`AndTests.DoTests/testOne`, `AndTests/runsBlock()` at the top level).
+    package var id: String { "\(suite)/\(name)" }
+
+    /// What to say of its failure: each issue with its file and line when the log gave them,
+    /// else the report's message (XCTest's report says only "failure").
+    package var failureSummary: String? {
+        guard case .failed(let message) = outcome else { return nil }
+        return issues.isEmpty ? message : issues.map(\.description).joined(separator: "\n")
+    }
+
+    /// Failed, but passed on a retry.
+    package var isFlaky: Bool { outcome == .passed && !failedAttempts.isEmpty }
+
+    /// Failed and muted: it ran, and its failure does not fail the run.
+    package var isMutedFailure: Bool {
+        if case .failed = outcome { quarantine == .mute } else { false }
+    }
+
+    /// Failed, and counts as a failure of the run.
+    package var isCountedFailure: Bool {
+        if case .failed = outcome { quarantine != .mute } else { false }
+    }
 
     /// Creates a test case result.
     package init(suite: String, name: String, duration: Double?, outcome: Outcome) {
