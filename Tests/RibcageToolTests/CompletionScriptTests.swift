@@ -83,7 +83,8 @@ struct CompletionScriptTests {
             "ribcage new ",
         ])
         #expect(answers[0] == ["graph"])
-        #expect(answers[1] == ["--help", "-h", "build", "flaky", "graph", "help", "lint", "new", "test", "why"])
+        #expect(
+            answers[1] == ["--help", "-h", "build", "flaky", "graph", "help", "lint", "new", "test", "why"])
         #expect(answers[2] == ["--shard"])
         #expect(answers[3] == ["--focus", "--format"])
         #expect(answers[4] == ["dot", "json", "mermaid", "png", "svg"])

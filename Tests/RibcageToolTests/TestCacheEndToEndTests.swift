@@ -114,7 +114,9 @@ struct TestCacheEndToEndTests {
             #expect([first.status, second.status].sorted() == [0, 1], "only CoreTests' shard fails")
             let acEntries = try FileManager.default.contentsOfDirectory(
                 atPath: nginx.store.appendingPathComponent("ribcage/ac").path)
-            #expect(acEntries.count == 2, "FeatureTests and OtherTests are stored, red CoreTests is not")
+            #expect(
+                acEntries.count == 3,
+                "FeatureTests and OtherTests are stored, red CoreTests only in its key's red slot")
 
             // The same inputs again, now green: CoreTests runs (red is never cached), the others don't.
             let againHome = freshCacheHome()
@@ -127,6 +129,13 @@ struct TestCacheEndToEndTests {
             #expect(
                 again.output.contains("1 passed, 0 failed, 0 skipped, 2 suites from cache"),
                 "\(again.output)")
+            // Red on one machine, green on another, the same key: flaky, with no retry.
+            #expect(
+                again.errors.contains("CoreTests/core() is flaky: it passed and failed with the same inputs"),
+                "\(again.errors)")
+            let flaky = try await Self.ribcage(["flaky"], in: origin.url, cacheHome: againHome)
+            #expect(
+                flaky.output.split(separator: "\n").dropFirst().first?.hasPrefix("CoreTests/core()") == true)
 
             // Run 2: a fresh clone of the same commit, an empty local cache: nothing runs or builds.
             let clones = try TemporaryFolder()

@@ -158,3 +158,59 @@ struct TestCacheStoreTests {
         }
     }
 }
+
+@Suite("Test cache: red runs kept as evidence of flakiness")
+struct TestCacheRedRunTests {
+    static func red(_ key: TestCacheKey, host: String) -> TestCacheEntry {
+        TestCacheEntry(
+            testTarget: key.testTarget, key: key, passed: 1, failed: 1, skipped: 0, seconds: 0.5,
+            commit: "abc1234",
+            host: host, date: Date(timeIntervalSince1970: 1_800_000_000), recordedInputs: nil,
+            cases: [
+                .init(test: "CoreTests/flips()", outcome: .failed, seconds: 0.1),
+                .init(test: "CoreTests/steady()", outcome: .passed, seconds: 0.1),
+            ])
+    }
+
+    @Test("a red run lives in its key's red slot: never a hit, found as evidence")
+    func redSlot() async throws {
+        let folder = try TemporaryFolder()
+        let cache = TestCache(local: LocalBlobStore(folder: folder.url), remote: nil, warn: { _ in })
+        let key = TestCacheStoreTests.key
+        #expect(key.redSlot != key.hash)
+        await cache.recordRed(Self.red(key, host: "ci-1"))
+        #expect(await cache.lookUp(key) == nil)
+        #expect(await cache.lookUpRed(key) == Self.red(key, host: "ci-1"))
+
+        // A server that was sent a red run under the green key still never answers green with it.
+        let store = LocalBlobStore(folder: folder.url)
+        let redAction = try #require(try await store.get(.actionCache, key.redSlot))
+        try await store.put(.actionCache, key.hash, redAction)
+        #expect(await cache.lookUp(key) == nil)
+    }
+
+    @Test("the tests red in one run and green in another with the same key are flaky")
+    func verdict() {
+        let key = TestCacheStoreTests.key
+        var green = TestCacheStoreTests.entry(key)
+        green.host = "ci-2"
+        green.cases = [
+            .init(test: "CoreTests/flips()", outcome: .passed, seconds: 0.1),
+            .init(test: "CoreTests/steady()", outcome: .passed, seconds: 0.1),
+        ]
+        let events = TestCacheSession.flakyTests(
+            green: green, red: Self.red(key, host: "ci-1"), now: Date(timeIntervalSince1970: 0), commit: "c")
+        #expect(events.map(\.test) == ["CoreTests/flips()"])
+        #expect(events.first?.hosts == ["ci-1", "ci-2"])
+        #expect(events.first?.evidence == .sameKey)
+        #expect(events.first?.key == key.hash)
+
+        // A test the green run skipped is no evidence.
+        green.cases?[0].outcome = .skipped
+        #expect(
+            TestCacheSession.flakyTests(
+                green: green, red: Self.red(key, host: "ci-1"), now: Date(timeIntervalSince1970: 0),
+                commit: "c"
+            ).isEmpty)
+    }
+}

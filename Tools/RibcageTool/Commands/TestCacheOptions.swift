@@ -128,11 +128,14 @@ struct TestCacheRun {
     }
 
     /// Stores the green results with what each was traced reading (`inputTraces`, by test
-    /// target). A suite is green when every test passed at its first attempt or was skipped by
+    /// target), and keeps the red ones as evidence of flakiness. A suite is green when every test passed at its first attempt or was skipped by
     /// itself, and its run ended by itself: a failure (muted or not), a flaky test, a test the
     /// quarantine skipped, a crash, a timeout or a cut-short run is never stored, nor is a run
     /// with no trace.
-    func record(_ results: [TestSuiteResult], inputTraces: [String: URL]) async {
+    ///
+    /// - Returns: The tests found flaky against a run the cache kept with the same key.
+    @discardableResult
+    func record(_ results: [TestSuiteResult], inputTraces: [String: URL]) async -> [FlakyEvent] {
         let inputs = session.inputs
         let selection = RecordedInputSelection(
             root: inputs.root, localDependencies: inputs.localDependencies,
@@ -155,12 +158,19 @@ struct TestCacheRun {
                     )
                 }
             }
+            // Each test as its first attempt ended: a red run is evidence as it first ended.
+            let cases = result.testCases.map { testCase in
+                TestCacheEntry.CaseOutcome(
+                    test: testCase.id, outcome: testCase.firstOutcome, seconds: testCase.duration)
+            }
             outcomes.append(
                 TestCacheSession.Outcome(
                     testTarget: result.suite.testTarget, isGreen: isGreen, passed: result.passed,
-                    skipped: result.skipped, seconds: result.seconds, recordedInputs: recorded))
+                    skipped: result.skipped, seconds: result.seconds, recordedInputs: recorded,
+                    failed: cases.count { $0.outcome == .failed }, cases: cases,
+                    isEvidence: result.runnerFailure == nil && !result.testCases.isEmpty))
         }
-        await session.record(outcomes, keysBeforeRun: keys)
+        return await session.record(outcomes, keysBeforeRun: keys).flaky
     }
 
     /// The output of a run where every selected suite came from the cache.
@@ -168,5 +178,17 @@ struct TestCacheRun {
         print(TestReportTable(testTargets: cachedTestTargets).header)
         for row in rows(alongside: []) { print(row) }
         print("0 passed, 0 failed, 0 skipped" + closingSuffix)
+    }
+}
+
+extension TestCaseResult {
+    /// How its first attempt ended, before any retry.
+    fileprivate var firstOutcome: TestCacheEntry.CaseOutcome.Outcome {
+        guard failedAttempts.isEmpty else { return .failed }
+        switch outcome {
+        case .passed: return .passed
+        case .failed: return .failed
+        case .skipped: return .skipped
+        }
     }
 }

@@ -189,8 +189,10 @@ struct TestCommand: AsyncParsableCommand {
             print("Full log: \(run.logs.map(\.path).joined(separator: ", "))")
         }
         Self.recordDurations(run.results, root: root)
-        await cacheRun?.record(run.results, inputTraces: run.inputTraces)
-        await recordFlaky(run.results, root: root, keys: cacheRun?.keys.mapValues(\.hash) ?? [:])
+        let flakyAcrossRuns = await cacheRun?.record(run.results, inputTraces: run.inputTraces) ?? []
+        await recordFlaky(
+            run.results, acrossRuns: flakyAcrossRuns, root: root,
+            keys: cacheRun?.keys.mapValues(\.hash) ?? [:])
         try await writeJUnit(run.results, started: started)
         print(TestReportTable.closingLine(run.results) + (cacheRun?.closingSuffix ?? ""))
         if !failures.isEmpty { throw ExitCode(1) }
@@ -213,14 +215,23 @@ struct TestCommand: AsyncParsableCommand {
         }
     }
 
-    /// Adds the tests the retries found flaky to the package's flaky log; a log that cannot be
+    /// Adds the tests found flaky, by the retries or against a run the cache kept with the same
+    /// key, to the package's flaky log, and says which the cache found; a log that cannot be
     /// written is a warning, since the run's own verdict stands without it.
-    private func recordFlaky(_ results: [TestSuiteResult], root: URL, keys: [String: String]) async {
-        guard results.contains(where: { $0.flaky > 0 }) else { return }
+    private func recordFlaky(
+        _ results: [TestSuiteResult], acrossRuns: [FlakyEvent], root: URL, keys: [String: String]
+    ) async {
+        for event in acrossRuns {
+            StandardError.write(
+                "\(event.test) is flaky: it passed and failed with the same inputs (on \(event.hosts.joined(separator: " and ")))\n"
+            )
+        }
+        guard acrossRuns.count + results.reduce(0, { $0 + $1.flaky }) > 0 else { return }
         let log = FlakyLog(packageAt: root)
-        let events = FlakyLog.events(
-            retriedIn: results, keys: keys, commit: await TestCacheSession.commit(at: root),
-            host: ProcessInfo.processInfo.hostName, date: Date())
+        let events =
+            FlakyLog.events(
+                retriedIn: results, keys: keys, commit: await TestCacheSession.commit(at: root),
+                host: ProcessInfo.processInfo.hostName, date: Date()) + acrossRuns
         do {
             try await log.append(events)
         } catch {

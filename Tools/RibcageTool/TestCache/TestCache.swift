@@ -1,12 +1,16 @@
 import Foundation
 
-/// A green run of one test target, as the cache keeps it (a JSON blob in `/cas`).
+/// A run of one test target, as the cache keeps it (a JSON blob in `/cas`): a green run, which
+/// later runs with the same inputs reuse, or a red one, kept only as evidence of flakiness
+/// (``TestCache/recordRed(_:)``) and never reused.
 package struct TestCacheEntry: Sendable, Equatable, Codable {
     package var testTarget: String
     /// The key it was stored under, with its parts, for `--explain-cache`.
     package var key: TestCacheKey
-    /// Tests that passed and were skipped in that run (none failed: only green runs are kept).
+    /// Tests that passed, failed and were skipped in that run (`failed` is nil or 0 for a green
+    /// run, and nil in entries written before red runs were kept).
     package var passed: Int
+    package var failed: Int?
     package var skipped: Int
     /// The run's seconds.
     package var seconds: Double
@@ -20,15 +24,37 @@ package struct TestCacheEntry: Sendable, Equatable, Codable {
     /// What the run was seen to read beyond the key (``RecordedInputSelection``), each with its
     /// digest then. An entry without them (written before they were recorded) is never a hit.
     package var recordedInputs: [RecordedInput]?
+    /// Each test's outcome in that run, by `Target.Suite/name` (nil in older entries).
+    package var cases: [CaseOutcome]?
 
-    /// An entry for a green run.
+    /// How one test ended in a stored run.
+    package struct CaseOutcome: Sendable, Equatable, Codable {
+        package enum Outcome: String, Sendable, Codable {
+            case passed, failed, skipped
+        }
+
+        package var test: String
+        package var outcome: Outcome
+        package var seconds: Double?
+
+        package init(test: String, outcome: Outcome, seconds: Double?) {
+            self.test = test
+            self.outcome = outcome
+            self.seconds = seconds
+        }
+    }
+
+    /// An entry for a run.
     package init(
-        testTarget: String, key: TestCacheKey, passed: Int, skipped: Int, seconds: Double, commit: String?,
-        host: String, date: Date, recordedInputs: [RecordedInput]?
+        testTarget: String, key: TestCacheKey, passed: Int, failed: Int? = nil, skipped: Int, seconds: Double,
+        commit: String?, host: String, date: Date, recordedInputs: [RecordedInput]?,
+        cases: [CaseOutcome]? = nil
     ) {
         self.testTarget = testTarget
         self.key = key
         self.passed = passed
+        self.failed = failed
+        self.cases = cases
         self.skipped = skipped
         self.seconds = seconds
         self.commit = commit
@@ -129,6 +155,45 @@ package actor TestCache {
         }
     }
 
+    /// The last red run stored for `key`, here or on the server, or nil. Red runs live under
+    /// their own action key (``TestCacheKey/redSlot``), so no lookup for a green run can ever
+    /// find one.
+    package func lookUpRed(_ key: TestCacheKey) async -> TestCacheEntry? {
+        for (store, isRemote) in stores {
+            do {
+                if let entry = try await readEntry(for: key, in: store, slot: key.redSlot) { return entry }
+            } catch let error as TestCacheError where isRemote {
+                note(error, about: key.testTarget)
+            } catch {
+                warn(
+                    "warning: test cache: ignoring \(key.testTarget)'s red run in \(store.displayName): \(error)"
+                )
+            }
+        }
+        return nil
+    }
+
+    /// Keeps a red run under its key's red slot, locally and on the server, so that a green run
+    /// with the same inputs, here or on another machine, shows the test flaky.
+    package func recordRed(_ entry: TestCacheEntry) async {
+        for (store, isRemote) in stores {
+            do {
+                try await write(entry, to: store, slot: entry.key.redSlot)
+            } catch let error as TestCacheError where isRemote {
+                note(error, about: entry.testTarget)
+            } catch {
+                warn(
+                    "warning: test cache: could not keep \(entry.testTarget)'s red run in \(store.displayName): \(error)"
+                )
+            }
+        }
+    }
+
+    /// The local store, then the server while it answers.
+    private var stores: [(store: any BlobStore, isRemote: Bool)] {
+        [(local, false)] + (remoteIsDown ? [] : remote.map { [($0, true)] } ?? [])
+    }
+
     private func note(_ error: TestCacheError, about testTarget: String) {
         if case .unreachable = error {
             remoteIsDown = true
@@ -140,19 +205,22 @@ package actor TestCache {
 
     /// Reads the `ActionResult` at `ac/<key>`, then the entry it names in `cas`, checking the
     /// entry's digest, size and key, so a truncated, swapped or garbled blob is never trusted.
-    private func readEntry(for key: TestCacheKey, in store: any BlobStore) async throws -> TestCacheEntry? {
-        guard let actionData = try await store.get(.actionCache, key.hash) else { return nil }
+    private func readEntry(for key: TestCacheKey, in store: any BlobStore, slot: String? = nil) async throws
+        -> TestCacheEntry?
+    {
+        let actionKey = slot ?? key.hash
+        guard let actionData = try await store.get(.actionCache, actionKey) else { return nil }
         let action: ActionResult
         do {
             action = try ActionResult(serialized: actionData)
         } catch {
-            throw TestCacheError.damagedEntry("ac/\(key.hash) is not an ActionResult (\(error))")
+            throw TestCacheError.damagedEntry("ac/\(actionKey) is not an ActionResult (\(error))")
         }
         guard action.exitCode == 0,
             let file = action.outputFiles.first(where: { $0.path == Self.entryFileName })
-        else { throw TestCacheError.damagedEntry("ac/\(key.hash) names no \(Self.entryFileName)") }
+        else { throw TestCacheError.damagedEntry("ac/\(actionKey) names no \(Self.entryFileName)") }
         guard let blob = try await store.get(.contentStore, file.hash) else {
-            throw TestCacheError.damagedEntry("cas/\(file.hash), named by ac/\(key.hash), is missing")
+            throw TestCacheError.damagedEntry("cas/\(file.hash), named by ac/\(actionKey), is missing")
         }
         guard blob.count == file.size, SHA256.hex(blob) == file.hash else {
             throw TestCacheError.damagedEntry(
@@ -168,18 +236,22 @@ package actor TestCache {
         guard entry.key.hash == key.hash, entry.testTarget == key.testTarget else {
             throw TestCacheError.damagedEntry("cas/\(file.hash) holds another key's result")
         }
+        // A green slot holds green runs only, whatever a server was sent.
+        guard slot != nil || (entry.failed ?? 0) == 0 else {
+            throw TestCacheError.damagedEntry("ac/\(actionKey) names a run with failed tests")
+        }
         return entry
     }
 
     /// The content first, then the action that names it: a reader never finds an action whose
     /// content is still missing (and bazel-remote refuses such an action).
-    private func write(_ entry: TestCacheEntry, to store: any BlobStore) async throws {
+    private func write(_ entry: TestCacheEntry, to store: any BlobStore, slot: String? = nil) async throws {
         let blob = try Self.encoder().encode(entry)
         let digest = SHA256.hex(blob)
         try await store.put(.contentStore, digest, blob)
         let action = ActionResult(
             outputFiles: [.init(path: Self.entryFileName, hash: digest, size: Int64(blob.count))])
-        try await store.put(.actionCache, entry.key.hash, action.serialized())
+        try await store.put(.actionCache, slot ?? entry.key.hash, action.serialized())
     }
 
     // MARK: - The last key per test target, for --explain-cache

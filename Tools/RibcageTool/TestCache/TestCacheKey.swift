@@ -58,6 +58,11 @@ package struct TestCacheKey: Sendable, Equatable, Codable {
     /// The key: 64 lowercase hex digits.
     package var hash: String
 
+    /// The action key under which the cache keeps the last red run with this key: derived from
+    /// ``hash``, so a Bazel cache holds it as any other action, and never equal to it, so no
+    /// lookup for a green run can find a red one.
+    package var redSlot: String { SHA256.hex("ribcage-test-cache/red-run\n\(hash)") }
+
     /// The version of the key's recipe; a change to what goes in changes every key.
     package static let recipe = "ribcage-test-cache/3"
 

@@ -97,12 +97,20 @@ package struct TestCacheSession: Sendable {
         package var skipped: Int
         package var seconds: Double
         /// What the run was seen to read, already chosen and digested; nil when it was not
-        /// traced, and then nothing is stored.
+        /// traced, and then no green result is stored.
         package var recordedInputs: [RecordedInput]?
+        /// Tests that failed at their first attempt (retries do not change them: a red run is
+        /// evidence as it first ended).
+        package var failed: Int = 0
+        /// Each test's first outcome.
+        package var cases: [TestCacheEntry.CaseOutcome] = []
+        /// False for a run that crashed or the quarantine cut short: it is no evidence either way.
+        package var isEvidence = true
 
         package init(
             testTarget: String, isGreen: Bool, passed: Int, skipped: Int, seconds: Double,
-            recordedInputs: [RecordedInput]?
+            recordedInputs: [RecordedInput]?, failed: Int = 0, cases: [TestCacheEntry.CaseOutcome] = [],
+            isEvidence: Bool = true
         ) {
             self.testTarget = testTarget
             self.isGreen = isGreen
@@ -110,33 +118,44 @@ package struct TestCacheSession: Sendable {
             self.skipped = skipped
             self.seconds = seconds
             self.recordedInputs = recordedInputs
+            self.failed = failed
+            self.cases = cases
+            self.isEvidence = isEvidence
         }
     }
 
-    /// Stores the green outcomes under the keys computed before the run, and only when the
-    /// inputs still hash to those keys: a file edited while the tests ran makes the result
-    /// belong to neither version, so it is not kept.
+    /// What ``record(_:keysBeforeRun:now:)`` did.
+    package struct Recorded: Sendable, Equatable {
+        /// The test targets stored as green.
+        package var stored: [String] = []
+        /// The tests that passed in one run and failed in another with the same key: this run
+        /// and a run the cache kept, here or on another machine.
+        package var flaky: [FlakyEvent] = []
+    }
+
+    /// Stores the green outcomes under the keys computed before the run, and keeps the red ones
+    /// in their keys' red slots; both only when the inputs still hash to those keys: a file
+    /// edited while the tests ran makes the result belong to neither version, so it is not kept.
     ///
-    /// - Returns: The test targets stored.
+    /// A green run whose key has a red run kept, or a red run whose key has a green one (whose
+    /// recorded inputs are still as they were), proves the tests that failed in one and passed
+    /// in the other flaky, without a retry: the same sources, toolchain, flags and inputs.
     @discardableResult
-    package func record(_ outcomes: [Outcome], keysBeforeRun: [String: TestCacheKey]) async -> [String] {
-        let green = outcomes.filter(\.isGreen)
-        guard !green.isEmpty else { return [] }
+    package func record(
+        _ outcomes: [Outcome], keysBeforeRun: [String: TestCacheKey], now: Date = Date()
+    ) async -> Recorded {
+        let kept = outcomes.filter { $0.isGreen || $0.isEvidence }
+        guard !kept.isEmpty else { return Recorded() }
         let keysAfter: [String: TestCacheKey]
         do {
-            keysAfter = try await inputs.keysOffThePool(for: green.map(\.testTarget), withParts: true)
+            keysAfter = try await inputs.keysOffThePool(for: kept.map(\.testTarget), withParts: true)
         } catch {
             StandardError.write(
                 "warning: test cache: could not re-read the inputs, so nothing is stored: \(error)\n")
-            return []
+            return Recorded()
         }
-        var stored: [String] = []
-        for outcome in green {
-            guard let recordedInputs = outcome.recordedInputs else {
-                StandardError.write(
-                    "warning: test cache: \(outcome.testTarget)'s run was not traced, so it is not stored\n")
-                continue
-            }
+        var recorded = Recorded()
+        for outcome in kept {
             // The key stored carries its parts, for a later --explain-cache.
             guard let key = keysAfter[outcome.testTarget], keysBeforeRun[outcome.testTarget]?.hash == key.hash
             else {
@@ -144,15 +163,61 @@ package struct TestCacheSession: Sendable {
                     "warning: test cache: \(outcome.testTarget)'s inputs changed while it ran; not stored\n")
                 continue
             }
-            await cache.record(
-                TestCacheEntry(
-                    testTarget: outcome.testTarget, key: key, passed: outcome.passed,
-                    skipped: outcome.skipped,
-                    seconds: outcome.seconds, commit: commit, host: host, date: Date(),
-                    recordedInputs: recordedInputs))
-            stored.append(outcome.testTarget)
+            let entry = TestCacheEntry(
+                testTarget: outcome.testTarget, key: key, passed: outcome.passed, failed: outcome.failed,
+                skipped: outcome.skipped, seconds: outcome.seconds, commit: commit, host: host, date: now,
+                recordedInputs: outcome.recordedInputs, cases: outcome.cases)
+            if outcome.isGreen {
+                if outcome.recordedInputs != nil {
+                    await cache.record(entry)
+                    recorded.stored.append(outcome.testTarget)
+                } else {
+                    StandardError.write(
+                        "warning: test cache: \(outcome.testTarget)'s run was not traced, so it is not stored\n"
+                    )
+                }
+                if outcome.isEvidence, let red = await cache.lookUpRed(key), await stillHolds(red) {
+                    recorded.flaky += Self.flakyTests(green: entry, red: red, now: now, commit: commit)
+                }
+            } else {
+                await cache.recordRed(entry)
+                if let green = await cache.lookUp(key)?.entry, await stillHolds(green) {
+                    recorded.flaky += Self.flakyTests(green: green, red: entry, now: now, commit: commit)
+                }
+            }
         }
-        return stored
+        return recorded
+    }
+
+    /// Whether every input `entry` recorded still has its digest (true when it recorded none: a
+    /// red run is never traced, and then the key alone says the inputs were the same).
+    private func stillHolds(_ entry: TestCacheEntry) async -> Bool {
+        guard entry.recordedInputs != nil else { return true }
+        let inputs = inputs
+        do {
+            let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+                entry.changedInputs(in: inputs)
+            }
+            return changed?.isEmpty == true
+        } catch {
+            StandardError.write(
+                "warning: test cache: could not compare \(entry.testTarget)'s inputs: \(error)\n")
+            return false
+        }
+    }
+
+    /// The tests that failed in `red` and passed in `green`, two runs with one key. An older green
+    /// entry without per-test outcomes passed every test it ran.
+    package static func flakyTests(green: TestCacheEntry, red: TestCacheEntry, now: Date, commit: String?)
+        -> [FlakyEvent]
+    {
+        let passed = green.cases.map { Set($0.filter { $0.outcome == .passed }.map(\.test)) }
+        return (red.cases ?? []).filter { $0.outcome == .failed && passed?.contains($0.test) ?? true }.map {
+            FlakyEvent(
+                test: $0.test, testTarget: red.testTarget, failed: 1, passed: 1, evidence: .sameKey,
+                key: red.key.hash, commit: commit, hosts: Array(Set([red.host, green.host])).sorted(),
+                date: now)
+        }
     }
 
     /// `git rev-parse --short HEAD`, with `+changes` when `git status` shows edits; nil outside
