@@ -174,6 +174,18 @@ struct FlakyEndToEndTests {
         #expect(lifted.output.contains("✘ CrashTests (test run)"), "\(lifted.output)")
         #expect(!lifted.errors.contains("Retrying"), "a crashed suite has no per-test results to retry")
 
+        // The affected path: an edit to CrashTests selects it, and the quarantine still holds.
+        // (An uncommitted Project.swift.md would select every suite: commit the quarantine first.)
+        try await PackageFixtures.commitEverything(in: package, message: "Quarantine")
+        let crashTests = package.appendingPathComponent("Tests/CrashTests/CrashTests.swift")
+        try Data((try String(contentsOf: crashTests, encoding: .utf8) + "// edited\n").utf8).write(
+            to: crashTests)
+        let affected = try await Self.ribcage(
+            ["test", "--affected", "--skip-build"], in: package, crash: true)
+        #expect(affected.status == 0, "\(affected.output)\(affected.errors)")
+        #expect(affected.row("CrashTests").hasSuffix("(1 skipped by quarantine)"), "\(affected.output)")
+        #expect(affected.row("FlipTests").isEmpty, "only the edited suite is affected")
+
         // The cached path: a suite the quarantine cut short is never stored as green.
         if await TestRunner.canTraceInputs() {
             for _ in 1...2 {

@@ -76,6 +76,13 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
             let run = try await Shell.run(ribcage.path, ["test", "--path", root.path])
             if !run.succeeded { failures["ours", default: 0] += 1 }
         }
+        // With retries on and a JUnit report, which cost nothing extra while nothing fails.
+        let junit = root.appendingPathComponent(".build/bench-junit.xml").path
+        let oursRetrying = { () async throws -> Void in
+            let run = try await Shell.run(
+                ribcage.path, ["test", "--path", root.path, "--retry", "1", "--junit-output", junit])
+            if !run.succeeded { failures["oursRetrying", default: 0] += 1 }
+        }
         // What `ribcage test` did before: one `swift test` per test target, each re-reading the build graph.
         let perTargetRun = { () async throws -> Void in
             _ = try await Shell.run("swift", ["build", "--build-tests"], in: root)
@@ -93,7 +100,7 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
         let clock = ContinuousClock()
         for _ in 0..<repetitions {
             // Interleaved, so drift in the machine's load falls on all three alike.
-            var bodies = [("peer", peer), ("ours", ours)]
+            var bodies = [("peer", peer), ("ours", ours), ("oursRetrying", oursRetrying)]
             if perTarget { bodies.append(("perTarget", perTargetRun)) }
             for (name, body) in bodies {
                 let start = clock.now
@@ -113,6 +120,9 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
         print("swift test --parallel:                    \(Self.seconds(peerTime))")
         print(
             "ribcage test (one swift test --parallel): \(Self.seconds(median("ours")))  \(Measurement.ratio(median("ours") / peerTime))"
+        )
+        print(
+            "ribcage test --retry 1 --junit-output:    \(Self.seconds(median("oursRetrying")))  \(Measurement.ratio(median("oursRetrying") / median("ours"))) of ribcage test"
         )
         if perTarget {
             print(
