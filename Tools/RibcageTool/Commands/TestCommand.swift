@@ -16,7 +16,8 @@ struct TestCommand: AsyncParsableCommand {
             per test target, every failure with its file and line, the path of the full log, and \
             a closing line `N passed, N failed, N skipped`. Exits 1 when any test fails; a test \
             process that crashes counts as a failure. With the cache on, each test target runs \
-            in a `swift test` of its own under strace, which records what it reads.
+            in a `swift test` of its own under strace, which records what it reads; with \
+            --sandbox, in a sandbox that shows it only its declared and recorded inputs.
             """
     )
 
@@ -104,6 +105,8 @@ struct TestCommand: AsyncParsableCommand {
             cacheRun.printAllCached()
             return
         }
+        let sandboxes = try await cacheOptions.sandboxes(
+            for: suites, root: root, package: described, cacheRun: cacheRun)
         let runner = TestRunner(
             packageRoot: root, verbose: verbose,
             reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
@@ -123,11 +126,12 @@ struct TestCommand: AsyncParsableCommand {
             }
         }
         let run =
-            traced
-            ? try await runner.runTracingInputs(
+            traced || sandboxes != nil
+            ? try await runner.runEachAlone(
                 suites,
-                weights: try await TestSharding.weightsOffThePool(for: suites, package: described, root: root)
-            )
+                weights: try await TestSharding.weightsOffThePool(
+                    for: suites, package: described, root: root),
+                tracing: traced, untraced: cacheRun?.untraceable ?? [], sandboxes: sandboxes ?? [:])
             : try await runner.run(suites, everything: suites.count == index.suites.count)
 
         let table = TestReportTable(
@@ -149,7 +153,7 @@ struct TestCommand: AsyncParsableCommand {
             print("Full log: \(run.logs.map(\.path).joined(separator: ", "))")
         }
         Self.recordDurations(run.results, root: root)
-        await cacheRun?.record(run.results, inputTraces: run.inputTraces)
+        await cacheRun?.record(run)
         print(TestReportTable.closingLine(run.results) + (cacheRun?.closingSuffix ?? ""))
         if !failures.isEmpty { throw ExitCode(1) }
     }
