@@ -142,6 +142,15 @@ package actor TestCache {
     /// entry's digest, size and key, so a truncated, swapped or garbled blob is never trusted.
     private func readEntry(for key: TestCacheKey, in store: any BlobStore) async throws -> TestCacheEntry? {
         guard let actionData = try await store.get(.actionCache, key.hash) else { return nil }
+        let file = try Self.entryFile(inAction: actionData, key: key)
+        guard let blob = try await store.get(.contentStore, file.hash) else {
+            throw TestCacheError.damagedEntry("cas/\(file.hash), named by ac/\(key.hash), is missing")
+        }
+        return try Self.entry(in: blob, file: file, key: key, withParts: true)
+    }
+
+    /// The entry file an `ActionResult` names.
+    static func entryFile(inAction actionData: Data, key: TestCacheKey) throws -> ActionResult.OutputFile {
         let action: ActionResult
         do {
             action = try ActionResult(serialized: actionData)
@@ -151,9 +160,17 @@ package actor TestCache {
         guard action.exitCode == 0,
             let file = action.outputFiles.first(where: { $0.path == Self.entryFileName })
         else { throw TestCacheError.damagedEntry("ac/\(key.hash) names no \(Self.entryFileName)") }
-        guard let blob = try await store.get(.contentStore, file.hash) else {
-            throw TestCacheError.damagedEntry("cas/\(file.hash), named by ac/\(key.hash), is missing")
-        }
+        return file
+    }
+
+    /// The entry in `blob`, once its size and digest are those `file` names and it holds `key`.
+    ///
+    /// - Parameter withParts: Decode the stored key's parts too (every file of the suite's
+    ///   closure, for `--explain-cache`); a look-up needs only the hash, and decoding hundreds
+    ///   of parts per suite was most of a look-up's time.
+    static func entry(in blob: Data, file: ActionResult.OutputFile, key: TestCacheKey, withParts: Bool) throws
+        -> TestCacheEntry
+    {
         guard blob.count == file.size, SHA256.hex(blob) == file.hash else {
             throw TestCacheError.damagedEntry(
                 "cas/\(file.hash) has \(blob.count) bytes that do not hash to its name (expected \(file.size))"
@@ -161,7 +178,10 @@ package actor TestCache {
         }
         let entry: TestCacheEntry
         do {
-            entry = try Self.decoder().decode(TestCacheEntry.self, from: blob)
+            entry =
+                withParts
+                ? try Self.decoder().decode(TestCacheEntry.self, from: blob)
+                : try Self.decoder().decode(TestCacheEntry.WithoutParts.self, from: blob).entry
         } catch {
             throw TestCacheError.damagedEntry("cas/\(file.hash) is not a ribcage test result")
         }
@@ -221,7 +241,7 @@ package actor TestCache {
         return encoder
     }
 
-    private static func decoder() -> JSONDecoder {
+    static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
