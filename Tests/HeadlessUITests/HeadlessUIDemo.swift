@@ -27,12 +27,15 @@ enum HeadlessUIDemo {
     static let picture = URL(filePath: #filePath).deletingLastPathComponent()
         .appending(path: "Images/sunset-64x48.jpg").path
 
-    /// Whether the process `pid` is stopped (its state in `/proc/PID/stat` is `T`).
+    /// Whether the process `pid` is stopped: its state in `/proc/PID/stat` is `T`, or `t` when a
+    /// tracer holds it (`ribcage test --cache` runs the suite under `strace`, and a traced
+    /// process stopped by job control shows `t`).
     static func isStopped(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let end = stat.lastIndex(of: ")")
+            let end = stat.lastIndex(of: ")"),
+            let state = stat[end...].dropFirst().trimmingCharacters(in: .whitespaces).first
         else { return false }
-        return stat[end...].dropFirst().trimmingCharacters(in: .whitespaces).first == "T"
+        return state == "T" || state == "t"
     }
 
     /// Whether `screen` shows the whole first frame of the list tab: its last row, the tab bar,

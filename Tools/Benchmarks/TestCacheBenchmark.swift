@@ -88,6 +88,55 @@ struct TestCacheBenchmark: AsyncParsableCommand {
         print(
             "and one swift --version per run:     \(Measurement.milliseconds(swiftVersion))  (\(String(format: "%.1f", swiftVersion / describe * 100))% of describe)"
         )
+        let lookup = try await measureLookUp(packageAt: root, package: package, toolchain: toolchain)
+        print(
+            "look-up of all \(testTargets.count) suites, recorded inputs checked: \(Measurement.milliseconds(lookup.seconds))  (\(String(format: "%.1f", lookup.seconds / describe * 100))% of describe; the goal is under 10%)"
+        )
+        print("  (\(lookup.hits) hits; each entry records \(lookup.recordedPerEntry))")
+    }
+
+    /// What `ribcage test --cache` does before it runs anything, once every suite has a stored
+    /// entry (``TestCacheSession/lookUp(_:warn:)``): the keys, then each suite's entry read from
+    /// the local store and each input its run recorded digested again. The entries record what
+    /// a traced run of such a suite reads: its test file and its folder's listing, and, for one
+    /// suite in ten, a program of the package it started (digested by its module's sources, the
+    /// costliest kind).
+    private func measureLookUp(packageAt root: URL, package: DescribedPackage, toolchain: String) async throws
+        -> (seconds: Double, hits: Int, recordedPerEntry: String)
+    {
+        let testTargets = package.targets.filter(\.isTest).map(\.name)
+        @Sendable func makeInputs() throws -> TestCacheInputs {
+            try TestCacheInputs(
+                root: root, package: package, toolchain: toolchain, configuration: "debug",
+                flags: TestCacheSession.testFlags, environment: ProcessInfo.processInfo.environment,
+                declaredVariables: try TestCacheInputs.declaredVariables(packageAt: root))
+        }
+        let cache = TestCache(
+            local: LocalBlobStore(folder: root.appendingPathComponent(".bench-cache", isDirectory: true)),
+            remote: nil, warn: { print($0) })
+        let inputs = try await DedicatedThread.run(named: "bench-test-cache-keys") { try makeInputs() }
+        let keys = try await inputs.keysOffThePool(for: testTargets, withParts: true)
+        for (index, testTarget) in testTargets.enumerated() {
+            guard let key = keys[testTarget] else { continue }
+            let module = String(testTarget.dropLast("Tests".count))
+            var recorded = [
+                RecordedInput(kind: .file, path: "Tests/\(testTarget)/\(testTarget).swift", digest: ""),
+                RecordedInput(kind: .listing, path: "Tests/\(testTarget)", digest: ""),
+            ]
+            if index % 10 == 0 { recorded.append(RecordedInput(kind: .product, path: module, digest: "")) }
+            for item in recorded.indices { recorded[item].digest = recorded[item].currentDigest(in: inputs) }
+            await cache.record(
+                TestCacheEntry(
+                    testTarget: testTarget, key: key, passed: 1, skipped: 0, seconds: 0.01, commit: nil,
+                    host: "bench", date: Date(), recordedInputs: recorded))
+        }
+        var hits = 0
+        let seconds = try await Measurement.median(repetitions: repetitions) {
+            let inputs = try await DedicatedThread.run(named: "bench-test-cache-keys") { try makeInputs() }
+            let session = TestCacheSession(cache: cache, inputs: inputs, commit: nil, host: "bench")
+            hits = try await session.lookUp(testTargets, warn: { print($0) }).hits.count
+        }
+        return (seconds, hits, "a file and a listing, and one suite in ten a program")
     }
 
     /// `cacheHome`: a throwaway `XDG_CACHE_HOME` for the runs.

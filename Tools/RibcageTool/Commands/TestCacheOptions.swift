@@ -21,6 +21,13 @@ struct TestCacheOptions: ParsableArguments {
     @Option(help: "With --cache-url: the longest a request to the cache may take, in seconds.")
     var cacheTimeout: Double = 10
 
+    @Flag(
+        help: """
+            Run each test target in a bubblewrap sandbox where, of the package, only its declared inputs \
+            and what its last cached run read are visible, so a test that reads anything else fails.
+            """)
+    var sandbox = false
+
     @Option(
         help:
             "Print the cache key's parts for MODULE's test targets and what changed since the last entry, then exit."
@@ -77,8 +84,59 @@ struct TestCacheOptions: ParsableArguments {
         for finding in undeclared { StandardError.write(finding.warning + "\n") }
         let cached = suites.filter { hits[$0.testTarget] != nil }
         suites.removeAll { hits[$0.testTarget] != nil }
+        let memory = UntraceableSuites(cacheFolder: session.cache.local.folder, package: package.name)
+        var untraceable: Set<String> = []
+        do {
+            untraceable = try await memory.known().intersection(suites.map(\.testTarget))
+        } catch {
+            StandardError.write(
+                "warning: test cache: cannot read \(memory.folder.path), so every suite runs traced: \(error)\n"
+            )
+        }
+        for testTarget in untraceable.sorted() { StandardError.write(memory.note(testTarget) + "\n") }
         return TestCacheRun(
-            session: session, keys: keys, cached: cached.compactMap { hits[$0.testTarget] })
+            session: session, keys: keys, cached: cached.compactMap { hits[$0.testTarget] },
+            untraceable: untraceable, memory: memory)
+    }
+
+    /// With `--sandbox`, each suite's ``SuiteSandbox``, from its key's inputs and the recorded
+    /// inputs of its last entry on this machine; nil without it.
+    ///
+    /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` when `bwrap` is missing or may not
+    ///   make namespaces here: a run asked to be sandboxed must not quietly run without it.
+    func sandboxes(for suites: [TestSuite], root: URL, package: DescribedPackage, cacheRun: TestCacheRun?)
+        async throws -> [String: SuiteSandbox]?
+    {
+        guard sandbox else { return nil }
+        guard await SuiteSandbox.isAvailable() else {
+            throw RibcageError.commandNotFound(
+                "bwrap",
+                hint: "--sandbox needs bubblewrap (Tools/install-system-packages) and leave to make "
+                    + "namespaces (in a container, allow unshare)")
+        }
+        let session: TestCacheSession
+        if let cacheRun {
+            session = cacheRun.session
+        } else {
+            session = try await self.session(root: root, package: package)
+        }
+        var sandboxes: [String: SuiteSandbox] = [:]
+        for suite in suites {
+            let recorded: [RecordedInput]
+            do {
+                recorded = try await session.cache.latestEntry(of: suite.testTarget)?.recordedInputs ?? []
+            } catch {
+                StandardError.write(
+                    "warning: test cache: cannot read \(suite.testTarget)'s last entry, so its sandbox shows "
+                        + "its declared inputs only: \(error)\n")
+                recorded = []
+            }
+            let inputs = session.inputs
+            sandboxes[suite.testTarget] = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+                try SuiteSandbox(testTarget: suite.testTarget, inputs: inputs, recorded: recorded)
+            }
+        }
+        return sandboxes
     }
 
     /// Prints `--explain-cache` for each test target that tests `module`.
@@ -110,6 +168,10 @@ struct TestCacheRun {
     let keys: [String: TestCacheKey]
     /// The entries of the suites not run.
     let cached: [TestCacheEntry]
+    /// The suites to run without the trace from the start (``UntraceableSuites``).
+    let untraceable: Set<String>
+    /// Where those are remembered.
+    let memory: UntraceableSuites
 
     /// Their test targets, for the table's width.
     var cachedTestTargets: [String] { cached.map(\.testTarget) }
@@ -127,15 +189,23 @@ struct TestCacheRun {
         ", \(cached.count) suite\(cached.count == 1 ? "" : "s") from cache"
     }
 
-    /// Stores the green results with what each was traced reading (`inputTraces`, by test
-    /// target), and keeps the red ones as evidence of flakiness. A suite is green when every test passed at its first attempt or was skipped by
-    /// itself, and its run ended by itself: a failure (muted or not), a flaky test, a test the
-    /// quarantine skipped, a crash, a timeout or a cut-short run is never stored, nor is a run
-    /// with no trace.
+    /// Stores the green results with what each was traced reading (`run.inputTraces`, by test
+    /// target), keeps the red ones as evidence of flakiness, and remembers the suites that
+    /// passed only untraced. A suite is green when every test passed at its first attempt or was
+    /// skipped by itself, and its run ended by itself: a failure (muted or not), a flaky test, a
+    /// test the quarantine skipped, a crash, a timeout or a cut-short run is never stored, nor is
+    /// a run with no trace.
     ///
     /// - Returns: The tests found flaky against a run the cache kept with the same key.
     @discardableResult
-    func record(_ results: [TestSuiteResult], inputTraces: [String: URL]) async -> [FlakyEvent] {
+    func record(_ run: TestRunner.Run) async -> [FlakyEvent] {
+        do {
+            try await memory.remember(run.passedOnlyUntraced)
+        } catch {
+            StandardError.write("warning: test cache: cannot write \(memory.folder.path): \(error)\n")
+        }
+        let results = run.results
+        let inputTraces = run.inputTraces
         let inputs = session.inputs
         let selection = RecordedInputSelection(
             root: inputs.root, localDependencies: inputs.localDependencies,

@@ -16,7 +16,8 @@ struct TestCommand: AsyncParsableCommand {
             per test target, every failure with its file and line, the path of the full log, and \
             a closing line `N passed, N failed, N skipped`. Exits 1 when any test fails; a test \
             process that crashes counts as a failure. With the cache on, each test target runs \
-            in a `swift test` of its own under strace, which records what it reads.
+            in a `swift test` of its own under strace, which records what it reads; with \
+            --sandbox, in a sandbox that shows it only its declared and recorded inputs.
 
             `--retry N` runs the failed tests again; one that then passes is flaky (`ribcage \
             flaky` lists them). Project.swift.md's Quarantine table mutes tests (they run, but \
@@ -144,6 +145,8 @@ struct TestCommand: AsyncParsableCommand {
             return
         }
         let skipped = quarantine.skipped(in: suites.map(\.testTarget))
+        let sandboxes = try await cacheOptions.sandboxes(
+            for: suites, root: root, package: described, cacheRun: cacheRun)
         let runner = TestRunner(
             packageRoot: root, verbose: verbose,
             reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
@@ -164,14 +167,22 @@ struct TestCommand: AsyncParsableCommand {
             }
         }
         var run =
-            traced
-            ? try await runner.runTracingInputs(
+            traced || sandboxes != nil
+            ? try await runner.runEachAlone(
                 suites,
-                weights: try await TestSharding.weightsOffThePool(for: suites, package: described, root: root)
-            )
+                weights: try await TestSharding.weightsOffThePool(
+                    for: suites, package: described, root: root),
+                tracing: traced, untraced: cacheRun?.untraceable ?? [], sandboxes: sandboxes ?? [:])
             : try await runner.run(suites, everything: suites.count == index.suites.count)
         run.results = quarantine.apply(to: run.results)
-        run = try await runner.retryingFailures(of: run, rounds: retry)
+        if sandboxes != nil, retry > 0 {
+            // A retry runs outside the sandbox, where an undeclared read succeeds: it would call
+            // the sandbox's finding flaky.
+            StandardError.write(
+                "note: --retry is ignored with --sandbox: a sandboxed failure is not retried\n")
+        } else {
+            run = try await runner.retryingFailures(of: run, rounds: retry)
+        }
 
         let table = TestReportTable(
             testTargets: suites.map(\.testTarget) + (cacheRun?.cachedTestTargets ?? []))
@@ -189,7 +200,7 @@ struct TestCommand: AsyncParsableCommand {
             print("Full log: \(run.logs.map(\.path).joined(separator: ", "))")
         }
         Self.recordDurations(run.results, root: root)
-        let flakyAcrossRuns = await cacheRun?.record(run.results, inputTraces: run.inputTraces) ?? []
+        let flakyAcrossRuns = await cacheRun?.record(run) ?? []
         await recordFlaky(
             run.results, acrossRuns: flakyAcrossRuns, root: root,
             keys: cacheRun?.keys.mapValues(\.hash) ?? [:])

@@ -59,7 +59,10 @@ package struct InputTrace: Sendable, Equatable {
     package static func wrapping(_ command: [String], log: URL) -> [String] {
         [
             "-f", "-qq", "--seccomp-bpf", "-y", "-xx", "-s", "8192", "-e",
-            "trace=" + tracedCalls.joined(separator: ","), "-e", "signal=none", "-o", log.path, "--",
+            "trace=" + tracedCalls.joined(separator: ","), "-e", "signal=none",
+            // A program's path is enough: the compilers a suite may start (RibcageToolTests
+            // builds a package) take thousands of arguments, which made a trace of 900 MB.
+            "-e", "verbose=!execve,execveat", "-o", log.path, "--",
         ] + command
     }
 

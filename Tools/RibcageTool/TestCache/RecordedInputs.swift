@@ -131,6 +131,8 @@ package struct RecordedInputSelection: Sendable {
         var chosen: [String: RecordedInput.Kind] = [:]
         for access in trace.accesses where access.pid != trace.rootPID && (access.byTest || !trace.ranTests) {
             if let toolchain, let program = access.program, Self.isInside(program, toolchain) { continue }
+            // `--sandbox`'s bubblewrap opens the paths it binds: the sandbox's reads, not the suite's.
+            if access.program?.hasSuffix("/bwrap") == true { continue }
             for path in Set([access.path, access.resolved].compactMap { $0 }) {
                 guard let kind = kind(of: access, at: path) else { continue }
                 // A program that is also read stays a program; a file read stays a file.

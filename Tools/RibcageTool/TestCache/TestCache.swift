@@ -210,6 +210,18 @@ package actor TestCache {
     {
         let actionKey = slot ?? key.hash
         guard let actionData = try await store.get(.actionCache, actionKey) else { return nil }
+        let file = try Self.entryFile(inAction: actionData, key: key, actionKey: actionKey)
+        guard let blob = try await store.get(.contentStore, file.hash) else {
+            throw TestCacheError.damagedEntry("cas/\(file.hash), named by ac/\(actionKey), is missing")
+        }
+        return try Self.entry(in: blob, file: file, key: key, withParts: true, greenSlot: slot == nil)
+    }
+
+    /// The entry file an `ActionResult` names.
+    static func entryFile(inAction actionData: Data, key: TestCacheKey, actionKey: String? = nil) throws
+        -> ActionResult.OutputFile
+    {
+        let actionKey = actionKey ?? key.hash
         let action: ActionResult
         do {
             action = try ActionResult(serialized: actionData)
@@ -219,9 +231,21 @@ package actor TestCache {
         guard action.exitCode == 0,
             let file = action.outputFiles.first(where: { $0.path == Self.entryFileName })
         else { throw TestCacheError.damagedEntry("ac/\(actionKey) names no \(Self.entryFileName)") }
-        guard let blob = try await store.get(.contentStore, file.hash) else {
-            throw TestCacheError.damagedEntry("cas/\(file.hash), named by ac/\(actionKey), is missing")
-        }
+        return file
+    }
+
+    /// The entry in `blob`, once its size and digest are those `file` names and it holds `key`.
+    ///
+    /// - Parameters:
+    ///   - withParts: Decode the stored key's parts too (every file of the suite's closure, for
+    ///     `--explain-cache`); a look-up needs only the hash, and decoding hundreds of parts per
+    ///     suite was most of a look-up's time.
+    ///   - greenSlot: Read from the key's own action, which holds green runs only: an entry
+    ///     there with failed tests is refused, whatever a server was sent.
+    static func entry(
+        in blob: Data, file: ActionResult.OutputFile, key: TestCacheKey, withParts: Bool,
+        greenSlot: Bool = true
+    ) throws -> TestCacheEntry {
         guard blob.count == file.size, SHA256.hex(blob) == file.hash else {
             throw TestCacheError.damagedEntry(
                 "cas/\(file.hash) has \(blob.count) bytes that do not hash to its name (expected \(file.size))"
@@ -229,16 +253,19 @@ package actor TestCache {
         }
         let entry: TestCacheEntry
         do {
-            entry = try Self.decoder().decode(TestCacheEntry.self, from: blob)
+            entry =
+                withParts
+                ? try Self.decoder().decode(TestCacheEntry.self, from: blob)
+                : try Self.decoder().decode(TestCacheEntry.WithoutParts.self, from: blob).entry
         } catch {
             throw TestCacheError.damagedEntry("cas/\(file.hash) is not a ribcage test result")
         }
         guard entry.key.hash == key.hash, entry.testTarget == key.testTarget else {
             throw TestCacheError.damagedEntry("cas/\(file.hash) holds another key's result")
         }
-        // A green slot holds green runs only, whatever a server was sent.
-        guard slot != nil || (entry.failed ?? 0) == 0 else {
-            throw TestCacheError.damagedEntry("ac/\(actionKey) names a run with failed tests")
+        guard !greenSlot || (entry.failed ?? 0) == 0 else {
+            throw TestCacheError.damagedEntry(
+                "cas/\(file.hash), a green key's entry, holds a run with failed tests")
         }
         return entry
     }
@@ -293,7 +320,7 @@ package actor TestCache {
         return encoder
     }
 
-    private static func decoder() -> JSONDecoder {
+    static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder

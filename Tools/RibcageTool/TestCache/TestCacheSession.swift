@@ -12,6 +12,15 @@ package struct TestCacheSession: Sendable {
     /// This machine's name, for "green … on <host>".
     package let host: String
 
+    /// A session over stores and inputs already made (``open(root:package:cacheURL:localFolder:timeout:environment:warn:)``
+    /// makes them for a run; `bench test-cache` times a look-up apart from that).
+    package init(cache: TestCache, inputs: TestCacheInputs, commit: String?, host: String) {
+        self.cache = cache
+        self.inputs = inputs
+        self.commit = commit
+        self.host = host
+    }
+
     /// The configuration and flags `ribcage test` builds and runs with, part of every key.
     package static let testFlags = ["build --build-tests", "test --skip-build --parallel"]
 
@@ -56,23 +65,30 @@ package struct TestCacheSession: Sendable {
         _ testTargets: [String], warn: @Sendable (String) -> Void = { StandardError.write($0 + "\n") }
     ) async throws -> (keys: [String: TestCacheKey], hits: [String: TestCacheEntry]) {
         let keys = try await inputs.keysOffThePool(for: testTargets)
+        // The local store is read for all suites at once; what it lacks, one by one.
+        var found = await cache.localEntries(testTargets.compactMap { keys[$0] })
+        for testTarget in testTargets where found[testTarget] == nil {
+            guard let key = keys[testTarget], let hit = await cache.lookUp(key) else { continue }
+            found[testTarget] = hit.entry
+        }
+        let inputs = inputs
+        let entries = found
+        let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+            entries.mapValues { $0.changedInputs(in: inputs) }
+        }
         var hits: [String: TestCacheEntry] = [:]
         for testTarget in testTargets {
-            guard let key = keys[testTarget], let hit = await cache.lookUp(key) else { continue }
-            let inputs = inputs
-            let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
-                hit.entry.changedInputs(in: inputs)
-            }
-            guard let changed, changed.isEmpty else {
-                warn(Self.staleNote(testTarget: testTarget, changed: changed))
+            guard let entry = found[testTarget], let changedInputs = changed[testTarget] else { continue }
+            guard let changedInputs, changedInputs.isEmpty else {
+                warn(Self.staleNote(testTarget: testTarget, changed: changedInputs))
                 continue
             }
-            hits[testTarget] = hit.entry
-            do {
-                try await cache.recordLatest(key)
-            } catch {
-                StandardError.write("warning: test cache: could not note \(testTarget)'s key: \(error)\n")
-            }
+            hits[testTarget] = entry
+        }
+        do {
+            try await cache.recordLatest(testTargets.filter { hits[$0] != nil }.compactMap { keys[$0] })
+        } catch {
+            StandardError.write("warning: test cache: could not note the keys found: \(error)\n")
         }
         return (keys, hits)
     }

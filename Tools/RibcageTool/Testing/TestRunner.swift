@@ -40,6 +40,8 @@ package struct TestRunner: Sendable {
         package var logs: [URL]
         /// Each suite's trace of what it read (``InputTrace``), when the run was traced.
         package var inputTraces: [String: URL] = [:]
+        /// The suites that failed under the trace and passed without it (``runEachAlone``).
+        package var passedOnlyUntraced: [String] = []
     }
 
     /// Builds the package and all of its tests once, so the tests can run with `--skip-build`.
@@ -65,80 +67,6 @@ package struct TestRunner: Sendable {
             throw RibcageError.buildFailed(
                 details: lines.suffix(80).joined(separator: "\n") + "\nFull log: \(log.path)")
         }
-    }
-
-    /// Runs each of `suites` in a `swift test` of its own under `strace` (``InputTrace``), so
-    /// what each one reads at run time is known apart: the test cache keeps it with the result.
-    ///
-    /// As many run at once as there are cores (`--ignore-lock`: they only read the build), the
-    /// longest first when `weights` says. A suite that does not pass under the trace runs again
-    /// alone without it, and that run's result stands, untraced (so it is never stored): a test
-    /// that traces or stops processes itself, or races a deadline, can fail under `ptrace` only.
-    ///
-    /// - Parameter note: Told of each suite that failed traced and passed untraced.
-    package func runTracingInputs(
-        _ suites: [TestSuite], weights: [String: Double] = [:],
-        note: @Sendable (String) -> Void = { StandardError.write($0 + "\n") }
-    ) async throws -> Run {
-        try FileManager.default.createDirectory(at: reportsDirectory, withIntermediateDirectories: true)
-        let ordered = suites.enumerated().sorted {
-            (weights[$0.element.testTarget] ?? 0, -$0.offset) > (
-                weights[$1.element.testTarget] ?? 0, -$1.offset
-            )
-        }.map(\.element)
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let traced = try await withThrowingTaskGroup(of: (TestSuite, Outcome, URL).self) { group in
-            var pending = ordered[...]
-            func start(_ suite: TestSuite) {
-                let trace = reportsDirectory.appendingPathComponent("\(suite.testTarget).strace")
-                group.addTask {
-                    var attempt = 1
-                    while true {
-                        let outcome = try await runOnce(
-                            [suite], filter: TestSuite.filter(for: [suite]), name: suite.testTarget,
-                            traceTo: trace)
-                        // Two `swift test`s opening the build database at the same moment: one
-                        // finds it locked and runs nothing. That is no result; run it again.
-                        guard attempt < 5, outcome.testCases.isEmpty,
-                            await Self.foundBuildDatabaseLocked(in: outcome.log)
-                        else { return (suite, outcome, trace) }
-                        attempt += 1
-                    }
-                }
-            }
-            for _ in 0..<width {
-                guard let suite = pending.popFirst() else { break }
-                start(suite)
-            }
-            var done: [String: (Outcome, URL)] = [:]
-            for try await (suite, outcome, trace) in group {
-                done[suite.testTarget] = (outcome, trace)
-                if let next = pending.popFirst() { start(next) }
-            }
-            return done
-        }
-        var run = Run(results: [], logs: [])
-        for suite in suites {
-            guard let (outcome, trace) = traced[suite.testTarget] else { continue }
-            let result = outcome.results(for: [suite])[0]
-            if result.failed == 0 && result.runnerFailure == nil {
-                run.results.append(result)
-                run.logs.append(outcome.log)
-                run.inputTraces[suite.testTarget] = trace
-                continue
-            }
-            let untraced = try await runOnce(
-                [suite], filter: TestSuite.filter(for: [suite]), name: suite.testTarget + "-untraced")
-            let again = untraced.results(for: [suite])[0]
-            if again.failed == 0 && again.runnerFailure == nil {
-                note(
-                    "\(suite.testTarget) failed under strace and passed without it: its result is the "
-                        + "untraced run's, and it is not cached (does a test trace, stop or time processes?)")
-            }
-            run.results.append(again)
-            run.logs += [outcome.log, untraced.log]
-        }
-        return run
     }
 
     /// Whether `swift test` said, in `log`, that another process held the build database.
@@ -208,10 +136,11 @@ package struct TestRunner: Sendable {
     }
 
     func runOnce(
-        _ suites: [TestSuite], filter: String?, name: String, traceTo trace: URL? = nil
+        _ suites: [TestSuite], filter: String?, name: String, traceTo trace: URL? = nil, alone: Bool = false,
+        sandbox: [String]? = nil
     ) async throws -> Outcome {
-        // Traced runs go several at once; they only read the build, so SwiftPM's lock is moot.
-        let lock = trace == nil ? [] : ["--ignore-lock"]
+        // Suites alone go several at once; they only read the build, so SwiftPM's lock is moot.
+        let lock = trace == nil && !alone ? [] : ["--ignore-lock"]
         let xctestReport = reportsDirectory.appendingPathComponent("\(name).xml")
         let swiftTestingReport = reportsDirectory.appendingPathComponent("\(name)-swift-testing.xml")
         let events = reportsDirectory.appendingPathComponent("\(name)-events.jsonl")
@@ -229,12 +158,11 @@ package struct TestRunner: Sendable {
             ]
         if let filter { arguments += ["--filter", filter] }
         if let skipPattern { arguments += ["--skip", skipPattern] }
-        let (command, commandArguments) =
-            trace.map { ("strace", InputTrace.wrapping(["swift"] + arguments, log: $0)) } ?? (
-                "swift", arguments
-            )
+        // `sandbox` is the `bwrap` command line that SwiftPM runs in (``SuiteSandbox``).
+        var command = (sandbox ?? []) + ["swift"] + arguments
+        if let trace { command = ["strace"] + InputTrace.wrapping(command, log: trace) }
         let process = try await Shell.run(
-            command, commandArguments, in: packageRoot,
+            command[0], Array(command.dropFirst()), in: packageRoot,
             output: verbose ? .fileAndStandardError(log) : .file(log))
         // The reports, the log and the event stream of a large run are megabytes: read them on a
         // thread of their own, not on the cooperative pool.

@@ -1,0 +1,107 @@
+import Foundation
+
+extension TestRunner {
+    /// How one suite's `swift test` is run.
+    private enum Pass: Sendable {
+        /// Under `strace`, to record what it reads.
+        case traced
+        /// Without the trace, from the start: an earlier run found it fails only when traced.
+        case untraced
+        /// Without the trace, after it failed under it.
+        case retry
+    }
+
+    /// Runs each of `suites` in a `swift test --ignore-lock` of its own, as many at once as
+    /// there are cores, the longest first when `weights` says: under `strace` (``InputTrace``)
+    /// when `tracing`, so what each one reads at run time is known apart and the test cache can
+    /// keep it, and inside its ``SuiteSandbox`` when `sandboxes` has one.
+    ///
+    /// A suite that does not pass under the trace runs again without it, in the next free slot
+    /// rather than after all the others, and that run's result stands, untraced (so it is never
+    /// stored): a test that traces or stops processes itself, or races a deadline, can fail under
+    /// `ptrace` only. The suites in `untraced` are known to (``UntraceableSuites``) and run
+    /// without the trace from the start, beside the traced ones, so they do not run twice.
+    ///
+    /// - Parameter note: Told of each suite that failed traced and passed untraced, and of each
+    ///   that failed sandboxed, with the package's files it looked for and could not see.
+    package func runEachAlone(
+        _ suites: [TestSuite], weights: [String: Double] = [:], tracing: Bool, untraced: Set<String> = [],
+        sandboxes: [String: SuiteSandbox] = [:],
+        note: @Sendable (String) -> Void = { StandardError.write($0 + "\n") }
+    ) async throws -> Run {
+        try FileManager.default.createDirectory(at: reportsDirectory, withIntermediateDirectories: true)
+        let ordered = suites.enumerated().sorted {
+            (weights[$0.element.testTarget] ?? 0, -$0.offset) > (
+                weights[$1.element.testTarget] ?? 0, -$1.offset
+            )
+        }.map(\.element)
+        var prefixes: [String: [String]] = [:]
+        for (testTarget, sandbox) in sandboxes {
+            prefixes[testTarget] = try sandbox.command(reportsDirectory: reportsDirectory)
+        }
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let outcomes = try await withThrowingTaskGroup(of: (TestSuite, Pass, Outcome, URL?).self) { group in
+            var pending = ordered.map {
+                ($0, tracing && !untraced.contains($0.testTarget) ? Pass.traced : .untraced)
+            }[...]
+            func start(_ suite: TestSuite, _ pass: Pass) {
+                let trace =
+                    pass == .traced
+                    ? reportsDirectory.appendingPathComponent("\(suite.testTarget).strace") : nil
+                let name = suite.testTarget + (pass == .retry ? "-untraced" : "")
+                let sandbox = prefixes[suite.testTarget]
+                group.addTask {
+                    var attempt = 1
+                    while true {
+                        let outcome = try await runOnce(
+                            [suite], filter: TestSuite.filter(for: [suite]), name: name, traceTo: trace,
+                            alone: true,
+                            sandbox: sandbox)
+                        // Two `swift test`s opening the build database at the same moment: one
+                        // finds it locked and runs nothing. That is no result; run it again.
+                        guard attempt < 5, outcome.testCases.isEmpty,
+                            await Self.foundBuildDatabaseLocked(in: outcome.log)
+                        else { return (suite, pass, outcome, trace) }
+                        attempt += 1
+                    }
+                }
+            }
+            for _ in 0..<width {
+                guard let (suite, pass) = pending.popFirst() else { break }
+                start(suite, pass)
+            }
+            var done: [String: [(Pass, Outcome, URL?)]] = [:]
+            for try await (suite, pass, outcome, trace) in group {
+                done[suite.testTarget, default: []].append((pass, outcome, trace))
+                let result = outcome.results(for: [suite])[0]
+                if pass == .traced, result.failed > 0 || result.runnerFailure != nil {
+                    // The rerun goes next: a slot left idle while it waits is the time lost.
+                    pending.insert((suite, .retry), at: pending.startIndex)
+                }
+                if let (next, nextPass) = pending.popFirst() { start(next, nextPass) }
+            }
+            return done
+        }
+        var run = Run(results: [], logs: [])
+        for suite in suites {
+            let passes = outcomes[suite.testTarget] ?? []
+            guard let (pass, outcome, trace) = passes.last else { continue }
+            let result = outcome.results(for: [suite])[0]
+            run.results.append(result)
+            run.logs += passes.map(\.1.log)
+            let green = result.failed == 0 && result.runnerFailure == nil
+            if green, pass == .traced, let trace { run.inputTraces[suite.testTarget] = trace }
+            if green, pass == .retry {
+                run.passedOnlyUntraced.append(suite.testTarget)
+                note(
+                    "\(suite.testTarget) failed under strace and passed without it: its result is the "
+                        + "untraced run's, it is not cached, and later runs start it untraced "
+                        + "(does a test trace, stop or time processes?)")
+            }
+            if !green, let sandbox = sandboxes[suite.testTarget] {
+                note(await sandbox.failureNote(traces: passes.compactMap(\.2), logs: passes.map(\.1.log)))
+            }
+        }
+        return run
+    }
+}
