@@ -21,10 +21,15 @@ package final class StoredAppDependency: RootDependency {
 
     /// The objects over the files in `folder`, with photos from `petPhotoRepository`.
     ///
+    /// - Parameter lockTimeout: The longest a todo change waits for another process holding
+    ///   the folder's lock (the app's 5 s by default); a test that holds the lock itself for as
+    ///   long as it takes to look gives a bound it cannot reach on a loaded machine.
     /// - Throws: What opening `folder`'s property-list store throws.
-    package init(folder: URL, petPhotoRepository: any PetPhotoRepository) throws {
+    package init(
+        folder: URL, petPhotoRepository: any PetPhotoRepository, lockTimeout: Duration = .seconds(5)
+    ) throws {
         let store = try PlistFileStore(root: folder, format: .binary)
-        todoRepository = StoredTodoRepository(folder: folder)
+        todoRepository = StoredTodoRepository(folder: folder, lockTimeout: lockTimeout)
         profileRepository = StoredProfileRepository(store: store)
         screenPreferences = StoredScreenPreferencesRepository(store: store)
         favoritePhotos = FavoritePhotos(repository: StoredFavoritePhotoRepository(store: store))

@@ -28,8 +28,12 @@ struct SaveWhileLockedTests {
     func mainActorRunsWhileSaveWaits() async throws {
         let home = try TemporaryHome()
         let folder = home.url
+        // The save must wait until the other process is killed, however long the checks below
+        // take: with the app's 5 s bound, a loaded machine timed it out first ("Not saved:
+        // another process kept … locked"), one full run in several.
         let app = try StoredAppDependency(
-            folder: folder, petPhotoRepository: InMemoryPetPhotoRepository(pet: .dog, answers: []))
+            folder: folder, petPhotoRepository: InMemoryPetPhotoRepository(pet: .dog, answers: []),
+            lockTimeout: .seconds(600))
         let (window, shell, router) = await app.launch(size: Size(width: 80, height: 24))
         #expect(shell.run("new") == .handled)
         let saving = try await whileAnotherProcessHoldsTheLock(of: folder) { @MainActor in
