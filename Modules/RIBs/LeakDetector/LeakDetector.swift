@@ -89,6 +89,10 @@ public final class LeakDetector {
     private let statusSubject = StreamSubject<LeakDetectionStatus>(replaying: .didComplete)
     private var pending: [Expectation] = []  // sorted by deadline
     private var virtualNow: Double = 0
+
+    /// Seconds on the detector's pause-aware clock since it was made: at most 33 ms a tick,
+    /// so a test can tell "at the next tick" from "at the deadline" whatever the machine's load.
+    package var elapsedTime: Double { virtualNow }
     private var ticker: Task<Void, Never>?
     private let reportsAsAssertions: Bool
     private let isDisabled: Bool
