@@ -108,11 +108,11 @@ struct TestCacheOptions: ParsableArguments {
         async throws -> [String: SuiteSandbox]?
     {
         guard sandbox else { return nil }
-        guard await SuiteSandbox.isAvailable() else {
+        if let reason = await SuiteSandbox.unavailability() {
             throw RibcageError.commandNotFound(
                 "bwrap",
-                hint: "--sandbox needs bubblewrap (Tools/install-system-packages) and leave to make "
-                    + "namespaces (in a container, allow unshare)")
+                hint: "\(reason). --sandbox needs bubblewrap (Tools/install-system-packages) and leave to "
+                    + "make namespaces (in a container, allow unshare)")
         }
         let session: TestCacheSession
         if let cacheRun {

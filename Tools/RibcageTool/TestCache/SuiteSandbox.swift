@@ -66,18 +66,38 @@ package struct SuiteSandbox: Sendable {
                 at: URL(fileURLWithPath: folder), includingPropertiesForKeys: [.isSymbolicLinkKey])
         else { return [] }
         var found: [String] = []
-        for case let url as URL in walk
-        where (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true {
+        for case let url as URL in walk {
+            do {
+                guard try url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink == true else {
+                    continue
+                }
+            } catch {
+                // Left out, the folder it may lead to is hidden, and a test that reads it fails
+                // sandboxed: said here so that failure has a reason.
+                StandardError.write(
+                    "warning: --sandbox: could not tell whether \(url.path) is a link: \(error)\n")
+                continue
+            }
             found.append(RecordedInputSelection.realPath(url.path))
         }
         return found
     }
 
-    /// Whether `bwrap` is installed and may make namespaces here.
-    package static func isAvailable() async -> Bool {
-        guard Shell.isOnPath("bwrap") else { return false }
-        let probe = try? await Shell.run("bwrap", ["--ro-bind", "/", "/", "--tmpfs", "/tmp", "--", "true"])
-        return probe?.succeeded ?? false
+    /// Why `bwrap` cannot sandbox a suite here (not installed, or not allowed to make
+    /// namespaces, with what it said), or nil when it can.
+    package static func unavailability() async -> String? {
+        guard Shell.isOnPath("bwrap") else { return "bwrap is not on the PATH" }
+        do {
+            let probe = try await Shell.run(
+                "bwrap", ["--ro-bind", "/", "/", "--tmpfs", "/tmp", "--", "true"])
+            guard probe.succeeded else {
+                let said = probe.errorText.trimmingCharacters(in: .whitespacesAndNewlines)
+                return "bwrap \(probe.terminationDescription)" + (said.isEmpty ? "" : ": \(said)")
+            }
+            return nil
+        } catch {
+            return "bwrap could not be started: \(error)"
+        }
     }
 
     /// The command line to put before `swift test`: the first namespace, with the script that
@@ -154,13 +174,20 @@ package struct SuiteSandbox: Sendable {
                 candidates.append(access.path)
             }
         }
-        let escaped = NSRegularExpression.escapedPattern(for: root + "/")
-        if let pattern = try? NSRegularExpression(pattern: escaped + #"[^\s"'“”,;:()\[\]{}<>]+"#) {
-            for log in logs {
-                for match in pattern.matches(in: log, range: NSRange(log.startIndex..., in: log)) {
-                    guard let range = Range(match.range, in: log) else { continue }
-                    candidates.append((String(log[range]) as NSString).standardizingPath)
+        // A path in a log runs from the root to the first space, quote or bracket.
+        let prefix = root + "/"
+        let ends: Set<Character> = [
+            "\"", "'", "“", "”", ",", ";", ":", "(", ")", "[", "]", "{", "}", "<", ">",
+        ]
+        for log in logs {
+            var rest = log[...]
+            while let start = rest.range(of: prefix) {
+                let tail = rest[start.upperBound...]
+                let end = tail.firstIndex { $0.isWhitespace || ends.contains($0) } ?? tail.endIndex
+                if end > tail.startIndex {
+                    candidates.append((String(rest[start.lowerBound..<end]) as NSString).standardizingPath)
                 }
+                rest = rest[end...]
             }
         }
         var unseen: Set<String> = []
