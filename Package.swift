@@ -3,7 +3,9 @@
 // The Ribcage workspace manifest.
 //
 // Every module is one line in `modules` below. The rest of this file turns that table into
-// targets and products, so adding a module never means copying a block of targets.
+// targets and products, so adding a module never means copying a block of targets: a module's
+// role decides its folder and whether it is a product (test support and C shims are not), and a
+// test target gets its module and the module's dependencies, plus what only the tests need.
 // `Project.swift.md` describes the same table in prose; `ribcage lint` keeps the two in step.
 
 import PackageDescription
@@ -13,33 +15,28 @@ import PackageDescription
 let modules: [Module] = [
     .module("And", layer: .core),
     .module("RIBs", layer: .core),
-    .module("Reactor", layer: .core, dependencies: ["RIBs"], testDependencies: ["RIBs"]),
+    .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .module(
-        "LocalProvider", layer: .core, dependencies: [.systemPackage],
-        testDependencies: [.subprocess, .systemPackage]),
+        "LocalProvider", layer: .core, dependencies: [.systemPackage], testDependencies: [.subprocess]),
     .module(
         "Layout", layer: .core, dependencies: [.log], testDependencies: [.subprocess],
         testExclude: ["kiwi_oracle.py"]),
     .module(
         "HeadlessUI", layer: .core, dependencies: ["Layout", .log, "CJPEG", "CPNG"],
-        testDependencies: ["Layout", "HeadlessUITesting"],
-        testExclude: ["Snapshots", "Images"]),
+        testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
     .module(
         "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout"],
-        testDependencies: ["HeadlessUI", "Layout", "HeadlessUITesting"], testExclude: ["Snapshots"]),
-    .module("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "Layout"], tests: false),
+        testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots"]),
+    .testSupport("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "Layout"]),
     .module(
-        "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"],
-        testDependencies: ["RIBs", "HeadlessUI", "Layout"]),
-    .module("HTTPTestServer", layer: .core, tests: false),
+        "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"], testDependencies: ["Layout"]),
+    .testSupport("HTTPTestServer", layer: .core),
     .systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
     .systemLibrary("CJPEG", pkgConfig: "libjpeg", apt: ["libjpeg62-turbo-dev"]),
     .systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
     .module(
         "NetworkProvider", layer: .core, dependencies: [.log, "CCurl"],
-        testDependencies: [
-            "HTTPTestServer", .log, "NetworkProviderAsyncHTTPClient", .subprocess, .systemPackage,
-        ]),
+        testDependencies: ["HTTPTestServer", "NetworkProviderAsyncHTTPClient", .subprocess, .systemPackage]),
     .module(
         "NetworkProviderAsyncHTTPClient", layer: .core,
         dependencies: [
@@ -47,33 +44,26 @@ let modules: [Module] = [
         ],
         tests: false),
     .module("Domain", layer: .domain, testDependencies: ["DomainTesting"]),
-    .module("DomainTesting", layer: .domain, dependencies: ["Domain"], tests: false),
+    .testSupport("DomainTesting", layer: .domain, dependencies: ["Domain"]),
     .module(
         "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider"],
-        testDependencies: ["Domain", "NetworkProvider", "LocalProvider", "HTTPTestServer"]),
+        testDependencies: ["HTTPTestServer"]),
     .feature(
-        "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"],
-        testDependencies: ["RIBs", "HeadlessUI", "Layout"]),
+        "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"]),
     .feature(
         "Todo",
         dependencies: ["RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"],
-        testDependencies: [
-            "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo",
-        ]),
+        testDependencies: ["DomainTesting"]),
     .feature(
         "Profile",
         dependencies: [
             "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI",
         ],
-        testDependencies: [
-            "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "HeadlessUITesting",
-        ]),
+        testDependencies: ["DomainTesting", "HeadlessUITesting"]),
     .feature(
         "Root",
         dependencies: ["RIBs", "Reactor", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
-        testDependencies: [
-            "RIBs", "Reactor", "Domain", "DomainTesting", "Layout", "HeadlessUI", "RIBsHeadlessUI",
-        ]),
+        testDependencies: ["DomainTesting", "Layout"]),
     .app(
         "TodoAppCore",
         dependencies: [
@@ -81,9 +71,8 @@ let modules: [Module] = [
             "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
         ],
         testDependencies: [
-            .argumentParser, "HTTPTestServer", "HeadlessUITesting", .subprocess, .systemPackage, "Domain",
-            "DomainTesting", "Data", "LocalProvider", "HeadlessUI", "Layout", "RIBs", "Reactor", "Root",
-            "TodoAppTesting",
+            "HTTPTestServer", "HeadlessUITesting", "DomainTesting", "TodoAppTesting", .subprocess,
+            .systemPackage,
         ],
         testExclude: ["Snapshots", "Images"],
         exclude: ["Samples/make_placeholders.py", "Samples/SOURCES.md"],
@@ -93,14 +82,14 @@ let modules: [Module] = [
         ]),
     .app("TodoAppDog", product: "TodoAppDog", dependencies: ["TodoAppCore"], tests: false),
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
-    .app(
-        "TodoAppTesting", dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "Root"],
-        tests: false),
+    .testSupport(
+        "TodoAppTesting", layer: .app,
+        dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "Root"]),
     .tool(
         "RibcageTool",
         dependencies: [.argumentParser, .subprocess, .systemPackage, .swiftSyntax, .swiftParser]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
-    .tool("CMallocStats", tests: false),
+    .cShim("CMallocStats", layer: .tool),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
     .tool(
@@ -153,17 +142,31 @@ extension Target.Dependency {
 
 /// One row of the module table.
 struct Module {
-    /// Where a module sits in the architecture; it also decides the module's folder.
+    /// Where a module sits in the architecture; with its role, it decides the module's folder.
     enum Layer {
         case core, domain, data, feature, app, tool
     }
 
+    /// What a module is for: it decides whether the package exports it, and its folder.
+    enum Role {
+        /// Code other packages may use: a library product.
+        case library
+        /// Helpers for this package's tests and benchmarks, under `<layer folder>/TestSupport`:
+        /// no product, so no other package comes to depend on them.
+        case testSupport
+        /// A C library of the system (pkg-config) or a few C sources, under
+        /// `<layer folder>/Shims`: imported by our modules, never a product.
+        case cShim
+        /// A program: an executable product of this name.
+        case executable(String)
+    }
+
     var name: String
     var layer: Layer
+    var role: Role
     var dependencies: [Target.Dependency]
-    /// The name of an executable product, or `nil` for a library.
-    var executableProduct: String?
     var hasTests: Bool
+    /// What the test target needs beyond the module and the module's own dependencies.
     var testDependencies: [Target.Dependency]
     /// Files in the test folder that are not Swift sources (helper scripts).
     var testExclude: [String] = []
@@ -174,11 +177,17 @@ struct Module {
     /// For a system library: its pkg-config name and the Debian packages that provide it.
     var systemLibrary: (pkgConfig: String, apt: [String])? = nil
 
-    /// A C library of the system, found with pkg-config, under `Modules/<Name>`.
+    /// A C library of the system, found with pkg-config, under `Modules/Shims/<Name>`.
     static func systemLibrary(_ name: String, pkgConfig: String, apt: [String]) -> Module {
         Module(
-            name: name, layer: .core, dependencies: [], executableProduct: nil, hasTests: false,
-            testDependencies: [], systemLibrary: (pkgConfig, apt))
+            name: name, layer: .core, role: .cShim, dependencies: [], hasTests: false, testDependencies: [],
+            systemLibrary: (pkgConfig, apt))
+    }
+
+    /// A target of C sources with a public header folder, under `<layer folder>/Shims/<Name>`.
+    static func cShim(_ name: String, layer: Layer) -> Module {
+        Module(
+            name: name, layer: layer, role: .cShim, dependencies: [], hasTests: false, testDependencies: [])
     }
 
     /// A library in the core, domain or data layer.
@@ -187,8 +196,15 @@ struct Module {
         tests: Bool = true, testDependencies: [Target.Dependency] = [], testExclude: [String] = []
     ) -> Module {
         Module(
-            name: name, layer: layer, dependencies: dependencies, executableProduct: nil,
-            hasTests: tests, testDependencies: testDependencies, testExclude: testExclude)
+            name: name, layer: layer, role: .library, dependencies: dependencies, hasTests: tests,
+            testDependencies: testDependencies, testExclude: testExclude)
+    }
+
+    /// Test support of a layer, under `<layer folder>/TestSupport/<Name>`, with no tests of its own.
+    static func testSupport(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
+        Module(
+            name: name, layer: layer, role: .testSupport, dependencies: dependencies, hasTests: false,
+            testDependencies: [])
     }
 
     /// A feature RIB, under `Modules/Features/`.
@@ -196,8 +212,8 @@ struct Module {
         _ name: String, dependencies: [Target.Dependency] = [], testDependencies: [Target.Dependency] = []
     ) -> Module {
         Module(
-            name: name, layer: .feature, dependencies: dependencies, executableProduct: nil,
-            hasTests: true, testDependencies: testDependencies)
+            name: name, layer: .feature, role: .library, dependencies: dependencies, hasTests: true,
+            testDependencies: testDependencies)
     }
 
     /// An app target under `Apps/`: a library, or an executable when `product` is given.
@@ -207,7 +223,8 @@ struct Module {
         exclude: [String] = [], resources: [Resource] = []
     ) -> Module {
         Module(
-            name: name, layer: .app, dependencies: dependencies, executableProduct: product,
+            name: name, layer: .app, role: product.map(Role.executable) ?? .library,
+            dependencies: dependencies,
             hasTests: tests, testDependencies: testDependencies, testExclude: testExclude, exclude: exclude,
             resources: resources)
     }
@@ -218,20 +235,36 @@ struct Module {
         tests: Bool = true, testDependencies: [Target.Dependency] = [], exclude: [String] = []
     ) -> Module {
         Module(
-            name: name, layer: .tool, dependencies: dependencies, executableProduct: product,
+            name: name, layer: .tool, role: product.map(Role.executable) ?? .library,
+            dependencies: dependencies,
             hasTests: tests, testDependencies: testDependencies, exclude: exclude)
     }
 
     var path: String {
-        switch layer {
-        case .core, .domain, .data: "Modules/\(name)"
-        case .feature: "Modules/Features/\(name)"
-        case .app: "Apps/\(name)"
-        case .tool: "Tools/\(name)"
+        let layerFolder =
+            switch layer {
+            case .core, .domain, .data: "Modules"
+            case .feature: "Modules/Features"
+            case .app: "Apps"
+            case .tool: "Tools"
+            }
+        switch role {
+        case .library, .executable: return "\(layerFolder)/\(name)"
+        case .testSupport: return "\(layerFolder)/TestSupport/\(name)"
+        case .cShim: return "\(layerFolder)/Shims/\(name)"
         }
     }
 
     var testTargetName: String { "\(name)Tests" }
+
+    /// The test target's dependencies: the module, what the module depends on (a test uses the
+    /// module's types, built from those), then what only the tests need, each once.
+    var allTestDependencies: [Target.Dependency] {
+        var seen: Set<String> = []
+        return ([.target(name: name)] + dependencies + testDependencies).filter {
+            seen.insert(String(describing: $0)).inserted
+        }
+    }
 
     var targets: [Target] {
         if let systemLibrary {
@@ -242,7 +275,7 @@ struct Module {
             ]
         }
         var result: [Target] = []
-        if executableProduct != nil {
+        if case .executable = role {
             result.append(
                 .executableTarget(
                     name: name, dependencies: dependencies, path: path, exclude: exclude,
@@ -257,7 +290,7 @@ struct Module {
             result.append(
                 .testTarget(
                     name: testTargetName,
-                    dependencies: [.target(name: name)] + testDependencies,
+                    dependencies: allTestDependencies,
                     path: "Tests/\(testTargetName)",
                     exclude: testExclude,
                     swiftSettings: swiftSettings))
@@ -265,12 +298,13 @@ struct Module {
         return result
     }
 
+    /// Only libraries and executables are offered to other packages.
     var product: Product? {
-        if systemLibrary != nil { return nil }
-        if let executableProduct {
-            return .executable(name: executableProduct, targets: [name])
+        switch role {
+        case .library: .library(name: name, targets: [name])
+        case .executable(let product): .executable(name: product, targets: [name])
+        case .testSupport, .cShim: nil
         }
-        return .library(name: name, targets: [name])
     }
 }
 

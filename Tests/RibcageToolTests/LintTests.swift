@@ -118,6 +118,101 @@ struct LintRuleTests {
     }
 }
 
+@Suite("Roles: what a module is for decides whether it is a product")
+struct RoleRuleTests {
+    @Test("each Role cell reads as one role, the older system library spelling as a C shim")
+    func readsRoles() {
+        #expect(ModuleRole(cell: "library") == .library)
+        #expect(ModuleRole(cell: "executable kit") == .executable("kit"))
+        #expect(ModuleRole(cell: "test support") == .testSupport)
+        #expect(ModuleRole(cell: "C shim") == .cShim)
+        #expect(ModuleRole(cell: "C shim (pkg-config libpng)") == .cShim)
+        #expect(ModuleRole(cell: "system library (pkg-config libjpeg)") == .cShim)
+        #expect(ModuleRole(cell: "framework") == nil)
+        #expect(ModuleRole(cell: "executable") == nil, "an executable names its product")
+        #expect(ModuleRole(cell: "C shim libpng") == nil, "a note goes in brackets")
+    }
+
+    @Test(
+        "test support and C shims exported, a library or executable not exported, an unknown role: each an error"
+    )
+    func checksProducts() {
+        let manifest = ProjectManifest(
+            markdown: """
+                ## Modules
+
+                | Module | Path | Layer | Role | Dependencies | Test target |
+                |---|---|---|---|---|---|
+                | Kit | Modules/Kit | Core | library | — | KitTests |
+                | KitTesting | Modules/TestSupport/KitTesting | Core | test support | Kit | — |
+                | Fakes | Modules/TestSupport/Fakes | Core | test support | Kit | — |
+                | CZ | Modules/Shims/CZ | Core | C shim (pkg-config zlib) | — | — |
+                | Hidden | Modules/Hidden | Core | library | — | — |
+                | Tool | Tools/Tool | Tools | executable kit | Kit | — |
+                | Odd | Modules/Odd | Core | framework | — | — |
+                """)
+        let package = DescribedPackage(
+            name: "Roles", path: "/roles",
+            targets: [
+                .init(name: "Kit", type: "library", path: "Modules/Kit"),
+                .init(name: "KitTests", type: "test", path: "Tests/KitTests", targetDependencies: ["Kit"]),
+                .init(
+                    name: "KitTesting", type: "library", path: "Modules/TestSupport/KitTesting",
+                    targetDependencies: ["Kit"]),
+                .init(
+                    name: "Fakes", type: "library", path: "Modules/TestSupport/Fakes",
+                    targetDependencies: ["Kit"]),
+                .init(name: "CZ", type: "system-target", path: "Modules/Shims/CZ"),
+                .init(name: "Hidden", type: "library", path: "Modules/Hidden"),
+                .init(name: "Tool", type: "executable", path: "Tools/Tool", targetDependencies: ["Kit"]),
+                .init(name: "Odd", type: "library", path: "Modules/Odd"),
+            ],
+            products: [
+                .init(name: "Kit", type: "library", targets: ["Kit"]),
+                .init(name: "KitTesting", type: "library", targets: ["KitTesting"]),
+                .init(name: "Everything", type: "library", targets: ["Kit", "Fakes"]),
+                .init(name: "tool", type: "executable", targets: ["Tool"]),
+            ])
+        let linter = Linter(
+            package: package, manifest: manifest, sources: [:], toolchain: LintRuleTests.toolchain)
+        let messages = LintRuleTests.messages(linter, rule: "roles")
+        #expect(
+            messages.sorted() == [
+                "'Fakes' is test support in Project.swift.md, so no product may export it, but Package.swift's library product 'Everything' does",
+                "'Hidden' is a library in Project.swift.md, but Package.swift has no library product 'Hidden'",
+                "'KitTesting' is test support in Project.swift.md, so no product may export it, but Package.swift's library product 'KitTesting' does",
+                "'Odd': unknown role 'framework' (library, test support, C shim or executable NAME)",
+                "'Tool' is executable kit in Project.swift.md, but Package.swift has no executable product 'kit' of it",
+            ])
+        #expect(linter.diagnostics().filter { $0.rule == "roles" }.allSatisfy { $0.severity == .error })
+    }
+
+    @Test("a test target that does not import its module's own dependencies declares nothing redundant")
+    func inheritedTestDependencies() {
+        let package = DescribedPackage(
+            name: "Inherit", path: "/inherit",
+            targets: [
+                .init(name: "Base", type: "library", path: "Sources/Base"),
+                .init(name: "Kit", type: "library", path: "Sources/Kit", targetDependencies: ["Base"]),
+                .init(name: "Spare", type: "library", path: "Sources/Spare"),
+                .init(
+                    name: "KitTests", type: "test", path: "Tests/KitTests",
+                    targetDependencies: ["Kit", "Base", "Spare"]),
+            ])
+        let linter = Linter(
+            package: package, manifest: nil,
+            sources: [
+                "Base": [.init(path: "Sources/Base/B.swift", text: "public let base = 1\n")],
+                "Kit": [.init(path: "Sources/Kit/K.swift", text: "import Base\n")],
+                "KitTests": [.init(path: "Tests/KitTests/T.swift", text: "import Kit\n")],
+            ], toolchain: LintRuleTests.toolchain)
+        #expect(
+            LintRuleTests.messages(linter, rule: "redundant-dependency") == [
+                "'KitTests' declares 'Spare' but never imports it"
+            ], "Base comes with Kit; Spare is the test's own")
+    }
+}
+
 @Suite("Import rules on any package")
 struct ImportRuleTests {
     /// A toolchain as this machine's: Linux's SDK, Swift 6.3.

@@ -50,11 +50,11 @@ struct ScaffoldTests {
         }
 
         let package = Package(
-            name: "Workspace", products: [],
+            name: "Workspace", products: modules.map { .library(name: $0.name, targets: [$0.name]) },
             dependencies: [.package(url: "https://github.com/apple/swift-log", from: "1.16.2")],
             targets: modules.flatMap(\\.targets) + [
-                .systemLibrary(name: "CJPEG", path: "Modules/CJPEG", pkgConfig: "libjpeg"),
-                .systemLibrary(name: "CPNG", path: "Modules/CPNG", pkgConfig: "libpng"),
+                .systemLibrary(name: "CJPEG", path: "Modules/Shims/CJPEG", pkgConfig: "libjpeg"),
+                .systemLibrary(name: "CPNG", path: "Modules/Shims/CPNG", pkgConfig: "libpng"),
             ],
             swiftLanguageModes: [.v6])
 
@@ -70,8 +70,8 @@ struct ScaffoldTests {
         | RIBs | Modules/RIBs | Core | library | — | — |
         | Layout | Modules/Layout | Core | library | Logging (swift-log) | — |
         | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Logging (swift-log), CJPEG, CPNG | — |
-        | CJPEG | Modules/CJPEG | Core | system library (pkg-config libjpeg) | — | — |
-        | CPNG | Modules/CPNG | Core | system library (pkg-config libpng) | — | — |
+        | CJPEG | Modules/Shims/CJPEG | Core | C shim (pkg-config libjpeg) | — | — |
+        | CPNG | Modules/Shims/CPNG | Core | C shim (pkg-config libpng) | — | — |
         | RIBsHeadlessUI | Modules/RIBsHeadlessUI | Core | library | RIBs, HeadlessUI | — |
 
         ## Layers
@@ -95,8 +95,8 @@ struct ScaffoldTests {
         try folder.write(manifest, to: "Package.swift")
         try folder.write(project, to: "Project.swift.md")
         try FileManager.default.createDirectory(
-            at: folder.url.appendingPathComponent("Modules"), withIntermediateDirectories: true)
-        for module in ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI", "CJPEG", "CPNG"] {
+            at: folder.url.appendingPathComponent("Modules/Shims"), withIntermediateDirectories: true)
+        for module in ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG", "Shims/CPNG"] {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Modules/\(module)").standardizedFileURL
             try FileManager.default.copyItem(

@@ -84,14 +84,30 @@ extension Linter {
                 }
             }
             if !Self.importsNothingByDesign(target) {
+                let inherited = Self.inheritedDependencies(of: target, targets: targetsByName)
                 result.unimported = target.dependencies.filter { dependency in
                     modules(of: dependency).allSatisfy { !used.contains($0) }
                         && !isBuiltRatherThanImported(dependency, targets: targetsByName)
+                        && !inherited.contains(dependency.name)
                 }
             }
             results.append(result)
         }
         return results
+    }
+
+    /// For a test target, the dependencies of the targets it tests: a manifest may hand a test
+    /// target its module's dependencies by default (this workspace's does), so one the tests do
+    /// not import is not redundant.
+    private static func inheritedDependencies(
+        of target: DescribedPackage.Target, targets: [String: DescribedPackage.Target]
+    ) -> Set<String> {
+        guard target.isTest else { return [] }
+        var inherited: Set<String> = []
+        for dependency in target.dependencies where dependency.kind == .target {
+            for own in targets[dependency.name]?.dependencies ?? [] { inherited.insert(own.name) }
+        }
+        return inherited
     }
 
     /// The modules `target` may import: its target dependencies and the modules of its products.

@@ -25,7 +25,8 @@ package struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible
 /// Checks a package against its Project.swift.md and its own sources:
 /// (a) the manifest agrees with Package.swift, (b) dependencies follow the layer rules,
 /// (c) there are no cycles, (d) every import is a declared dependency, (e) every declared
-/// dependency is imported, (f) every test in the Quarantine table exists.
+/// dependency is imported, (f) every test in the Quarantine table exists, (g) each module's Role is
+/// what the package exports.
 ///
 /// Imports are judged for a debug build on this machine: an import under an `#if` that is false
 /// here (`#if os(Windows)`, `#if canImport(Network)`) is not compiled, so it is not a finding;
@@ -103,7 +104,8 @@ package struct Linter: Sendable {
 
     /// Every finding, sorted by file and line.
     package func diagnostics() -> [Diagnostic] {
-        var found = manifestAgreement() + layerRules() + cycles() + importChecks() + quarantineChecks()
+        var found =
+            manifestAgreement() + layerRules() + cycles() + importChecks() + quarantineChecks() + roleChecks()
         found.sort { ($0.file, $0.line, $0.message) < ($1.file, $1.line, $1.message) }
         return found
     }

@@ -10,8 +10,10 @@ package struct ProjectManifest: Sendable, Equatable {
         package var path: String
         /// Its layer: Core, Domain, Data, Features, Apps or Tools.
         package var layer: String
-        /// The Product cell.
-        package var product: String
+        /// The Role cell, as written; ``role`` reads it.
+        package var roleCell: String
+        /// What the module is for, or `nil` when the Role cell is none of the roles.
+        package var role: ModuleRole? { ModuleRole(cell: roleCell) }
         /// The Dependencies cell, split: workspace modules as names, external products as
         /// `Product (package)`.
         package var dependencies: [String]
@@ -38,7 +40,7 @@ package struct ProjectManifest: Sendable, Equatable {
                     ? [] : cell.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             }
             return ModuleRow(
-                name: cells[0], path: cells[1], layer: cells[2], product: cells[3],
+                name: cells[0], path: cells[1], layer: cells[2], roleCell: cells[3],
                 dependencies: list(cells[4]),
                 testTarget: cells[5] == "—" ? nil : cells[5])
         }
