@@ -13,13 +13,12 @@ import Testing
 struct TodoInteractorTests {
     let dependency = TodoDependencyMock(titles: ["milk", "eggs", "bread"])
     let presenter = TodoPresenterMock()
-    let book: TodoBook
     let interactor: TodoInteractor
     let router: TodoRouterMock
 
     init() {
-        book = TodoBook(repository: dependency.repository)
-        interactor = TodoInteractor(presenter: presenter, reactor: TodoReactor(book: book))
+        interactor = TodoInteractor(
+            presenter: presenter, reactor: TodoReactor(repository: dependency.repository))
         router = TodoRouterMock(interactor: interactor, viewController: presenter)
         interactor.router = router
     }
@@ -29,12 +28,12 @@ struct TodoInteractorTests {
         await SentActions.during(body).reduced()
     }
 
-    /// Activates the interactor and returns once the book it opens is on the screen.
+    /// Activates the interactor and returns once the todos it reads are on the screen.
     private func activate() async {
         await acting { interactor.activate() }
     }
 
-    @Test("activation opens the book and shows its list, saying until then that it is being read")
+    @Test("activation reads the todos and shows them, saying until then that they are being read")
     func showsOnActivation() async {
         interactor.activate()
         #expect(presenter.presented.last?.isLoaded == false)
@@ -57,10 +56,10 @@ struct TodoInteractorTests {
         interactor.deactivate()
     }
 
-    @Test("toggle, rename, delete and clear go through the reactor to the book and the screen")
+    @Test("toggle, rename, delete and clear go through the reactor to the repository and the screen")
     func changes() async throws {
         await activate()
-        let ids = book.list.todos.map(\.id)
+        let ids = interactor.reactor.currentState.list.todos.map(\.id)
         await acting {
             interactor.didToggle(ids[0])
             interactor.didRename(ids[1], to: "brown eggs")
@@ -77,16 +76,41 @@ struct TodoInteractorTests {
         interactor.deactivate()
     }
 
+    @Test(
+        "each command reaches the screen as one state that says what it changed, and the store gets the change alone"
+    )
+    func oneStatePerCommand() async throws {
+        await activate()
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
+        var shown = presenter.presented.count
+        await acting { interactor.addTodoDidSubmit(title: "jam") }
+        #expect(presenter.presented.count == shown + 1, "the todo and its status came in one state")
+        let added = try #require(presenter.presented.last)
+        #expect(added.lastChanges.map(\.todo?.title) == ["jam"])
+        #expect(added.status == .success("Added \"jam\"."))
+        shown = presenter.presented.count
+        await acting { interactor.didToggle(milk.id) }
+        #expect(presenter.presented.count == shown + 1)
+        #expect(presenter.presented.last?.lastChanges.map(\.todo?.isDone) == [true])
+        await acting { interactor.didSelectFilter(.active) }
+        #expect(presenter.presented.last?.lastChanges.isEmpty == true, "a filter changes no todo")
+        #expect(dependency.repository.saveCount == 2, "one record per change")
+        #expect(dependency.repository.savedTodos == interactor.reactor.currentState.list.todos)
+        interactor.deactivate()
+    }
+
     @Test("undo puts back what the last delete or clear removed, saved; a second undo has nothing to undo")
     func undo() async throws {
         await activate()
-        let ids = book.list.todos.map(\.id)
+        let ids = interactor.reactor.currentState.list.todos.map(\.id)
         await acting { interactor.didDelete(ids[1]) }
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread"])
         await acting { interactor.didUndo() }
         #expect(presenter.presented.last?.status == .success("Put back \"eggs\"."))
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread", "eggs"])
-        #expect(book.list.todos.first { $0.title == "eggs" }?.id == ids[1], "the same todo, not a copy")
+        #expect(
+            interactor.reactor.currentState.list.todos.first { $0.title == "eggs" }?.id == ids[1],
+            "the same todo, not a copy")
         await acting {
             interactor.didToggle(ids[0])
             interactor.didToggle(ids[2])
@@ -104,10 +128,10 @@ struct TodoInteractorTests {
     @Test("the filter is kept in the screen preferences and read back by the next reactor")
     func filterIsKept() async throws {
         let preferences = InMemoryProfileStore()
-        let reactor = TodoReactor(book: book, preferences: preferences)
+        let reactor = TodoReactor(repository: dependency.repository, preferences: preferences)
         await reactor.send(.setFilter(.active)).reduced()
         #expect(try await preferences.loadPreferences().filter == .active)
-        let next = TodoReactor(book: book, preferences: preferences)
+        let next = TodoReactor(repository: dependency.repository, preferences: preferences)
         await next.send(.load).reduced()
         #expect(next.currentState.filter == .active)
         preferences.failSaves(with: .unwritable(reason: "read-only"))
@@ -119,7 +143,7 @@ struct TodoInteractorTests {
     @Test("filter shows only matching todos; a refused change leaves a status line")
     func filterAndRefusal() async throws {
         await activate()
-        let milk = try #require(book.list.todos.first)
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
         await acting {
             interactor.didToggle(milk.id)
             interactor.didSelectFilter(.done)
@@ -164,7 +188,7 @@ struct TodoInteractorTests {
     )
     func slowSave() async throws {
         await activate()
-        let milk = try #require(book.list.todos.first)
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
         let repository = dependency.repository
         repository.holdSaves()
         let toggled = interactor.reactor.send(.toggle(milk.id))
@@ -190,7 +214,9 @@ struct TodoInteractorTests {
         repository.releaseSaves()
         await renamed.reduced()
         #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
-        #expect(book.list.todos.first?.title == "oat milk", "the change stays in memory")
+        #expect(
+            interactor.reactor.currentState.list.todos.first?.title == "oat milk",
+            "the change stays in memory")
         #expect(repository.savedTodos.first?.title == "milk")
         interactor.deactivate()
     }
@@ -200,7 +226,7 @@ struct TodoInteractorTests {
         await activate()
         interactor.deactivate()
         let shown = presenter.presented.count
-        let milk = try #require(book.list.todos.first)
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
         await acting { interactor.didToggle(milk.id) }
         #expect(presenter.presented.count == shown)
         await activate()
