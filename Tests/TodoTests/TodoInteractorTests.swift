@@ -72,7 +72,7 @@ struct TodoInteractorTests {
         }
         #expect(presenter.presented.last?.visible.map(\.title) == ["brown eggs"])
         #expect(dependency.repository.savedTodos.map(\.title) == ["brown eggs"])
-        #expect(presenter.presented.last?.status == .success("Deleted \"bread\". Press u to undo."))
+        #expect(presenter.lastNotice == .success("Deleted \"bread\". Press u to undo."))
         interactor.deactivate()
     }
 
@@ -87,7 +87,7 @@ struct TodoInteractorTests {
         #expect(presenter.presented.count == shown + 1, "the todo and its status came in one state")
         let added = try #require(presenter.presented.last)
         #expect(added.lastChanges.map(\.todo?.title) == ["jam"])
-        #expect(added.status == .success("Added \"jam\"."))
+        #expect(added.notice.value == .success("Added \"jam\"."))
         shown = presenter.presented.count
         await acting { interactor.didToggle(milk.id) }
         #expect(presenter.presented.count == shown + 1)
@@ -106,7 +106,7 @@ struct TodoInteractorTests {
         await acting { interactor.didDelete(ids[1]) }
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread"])
         await acting { interactor.didUndo() }
-        #expect(presenter.presented.last?.status == .success("Put back \"eggs\"."))
+        #expect(presenter.lastNotice == .success("Put back \"eggs\"."))
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread", "eggs"])
         #expect(
             interactor.reactor.currentState.list.todos.first { $0.title == "eggs" }?.id == ids[1],
@@ -116,12 +116,12 @@ struct TodoInteractorTests {
             interactor.didToggle(ids[2])
             interactor.didClearCompleted()
         }
-        #expect(presenter.presented.last?.status == .success("Cleared 2 done. Press u to undo."))
+        #expect(presenter.lastNotice == .success("Cleared 2 done. Press u to undo."))
         await acting { interactor.didUndo() }
         #expect(presenter.presented.last?.visible.count == 3)
         #expect(presenter.presented.last?.visible.filter(\.isDone).count == 2, "they come back done")
         await acting { interactor.didUndo() }
-        #expect(presenter.presented.last?.status == .failure("Nothing to undo."))
+        #expect(presenter.lastNotice == .failure("Nothing to undo."))
         interactor.deactivate()
     }
 
@@ -137,7 +137,7 @@ struct TodoInteractorTests {
         preferences.failSaves(with: .unwritable(reason: "read-only"))
         await reactor.send(.setFilter(.done)).reduced()
         #expect(reactor.currentState.filter == .done, "the screen still changes")
-        #expect(reactor.currentState.status?.kind == .failure)
+        #expect(reactor.currentState.notice.value?.kind == .failure)
     }
 
     @Test("filter shows only matching todos; a refused change leaves a status line")
@@ -150,10 +150,10 @@ struct TodoInteractorTests {
         }
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk"])
         await acting { interactor.didRename(milk.id, to: "   ") }
-        #expect(presenter.presented.last?.status?.text == "A todo needs a title.")
+        #expect(presenter.lastNotice?.text == "A todo needs a title.")
         dependency.repository.failSaves(with: .unwritable(reason: "disk full"))
         await acting { interactor.didToggle(milk.id) }
-        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
+        #expect(presenter.lastNotice?.text == "Not saved: could not write (disk full)")
         #expect(presenter.presented.last?.visible.isEmpty == true, "the change stays in memory")
         interactor.deactivate()
     }
@@ -165,7 +165,7 @@ struct TodoInteractorTests {
         #expect(router.routeToAddTodoCalls == 1)
         await acting { interactor.addTodoDidSubmit(title: "jam") }
         #expect(router.detachAddTodoCalls == 1)
-        #expect(presenter.presented.last?.status?.text == "Added \"jam\".")
+        #expect(presenter.lastNotice?.text == "Added \"jam\".")
         #expect(presenter.presented.last?.visible.last?.title == "jam")
         #expect(dependency.repository.savedTodos.last?.title == "jam")
         interactor.addTodoDidCancel()
@@ -179,7 +179,7 @@ struct TodoInteractorTests {
         dependency.repository.failSaves(with: .unwritable(reason: "read-only"))
         await acting { interactor.addTodoDidSubmit(title: "jam") }
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk", "eggs", "bread", "jam"])
-        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (read-only)")
+        #expect(presenter.lastNotice?.text == "Not saved: could not write (read-only)")
         interactor.deactivate()
     }
 
@@ -204,7 +204,7 @@ struct TodoInteractorTests {
         let filterShown = try #require(after.firstIndex { $0.filter == .active })
         #expect(toggleShown < filterShown, "the toggle's late result comes before the filter, not over it")
         #expect(presenter.presented.last?.visible.map(\.title) == ["eggs", "bread"])
-        #expect(presenter.presented.last?.status == StatusMessage("Showing active (2)."))
+        #expect(presenter.lastNotice == Notice("Showing active (2)."))
 
         // A save that waits and then fails still says so, after the actions before it.
         repository.holdSaves()
@@ -213,7 +213,7 @@ struct TodoInteractorTests {
         try await repository.untilSavesAreHeld()
         repository.releaseSaves()
         await renamed.reduced()
-        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
+        #expect(presenter.lastNotice?.text == "Not saved: could not write (disk full)")
         #expect(
             interactor.reactor.currentState.list.todos.first?.title == "oat milk",
             "the change stays in memory")

@@ -1,14 +1,13 @@
 import Domain
 import Foundation
-import HeadlessUI
 import Reactor
 
 /// The list screen's state machine, and the one owner of the todos in memory: its state's
 /// ``State/list`` is the one list above the store. ``Action/load`` reads it from the
 /// ``Domain/TodoRepository``; every later command works out its change from that list with
 /// ``Domain/TodoList``, awaits the repository's record of it, and then makes it in one mutation
-/// that also says how it went. The last destructive change (a delete or a clear) can be undone
-/// once.
+/// that also says how it went, in a ``Domain/Notice`` for the screen to post. The last
+/// destructive change (a delete or a clear) can be undone once.
 @MainActor
 final class TodoReactor: Reactor {
     enum Action: Sendable {
@@ -30,14 +29,14 @@ final class TodoReactor: Reactor {
         /// it is not (`notRead`) when another process kept the data from being read. One
         /// mutation, so the screen gets one state for it: with 10,000 todos each state it
         /// presents filters the list and reloads the table.
-        case load(TodoList, filter: TodoFilter, notRead: String?, status: StatusMessage?)
+        case load(TodoList, filter: TodoFilter, notRead: String?, notice: Notice?)
         /// A command's changes, recorded, or made in memory only when recording failed (the
-        /// status says so); what `undo` would put back from now on; and the status line, which
-        /// this replaces (`nil` clears it).
-        case change([TodoChange], undo: Undo, status: StatusMessage?)
-        case filter(TodoFilter, status: StatusMessage)
+        /// notice says so); what `undo` would put back from now on; and the notice, which
+        /// replaces the screen's last (`nil` clears it).
+        case change([TodoChange], undo: Undo, notice: Notice?)
+        case filter(TodoFilter, notice: Notice)
         /// A command that changed nothing says why.
-        case refuse(StatusMessage)
+        case refuse(Notice)
     }
 
     /// What a change does to the todos that `undo` puts back.
@@ -63,10 +62,9 @@ final class TodoReactor: Reactor {
         /// The changes the last mutation made, for the screen to follow them: it selects a todo
         /// just added. Empty after any other mutation.
         var lastChanges: [TodoChange] = []
-        /// The last change's outcome, for the status line.
-        var status: StatusMessage?
-        /// Counts the statuses set, so that the same sentence twice still shows twice.
-        var statusRevision = 0
+        /// What the last command that said something said, for the status line: a pulse, so
+        /// that the same sentence twice still shows twice (`nil` clears the line).
+        var notice = Pulse<Notice?>(nil)
         /// The todos the last delete or clear removed, which `undo` puts back.
         var undoable: [Todo]?
 
@@ -125,7 +123,7 @@ final class TodoReactor: Reactor {
             }
         case .clearCompleted:
             guard let change = list.clearingCompleted() else {
-                return .just(.refuse(StatusMessage("Nothing to clear.")))
+                return .just(.refuse(Notice("Nothing to clear.")))
             }
             let done = list.todos.filter(\.isDone)
             return record { () throws(TodoError) in
@@ -135,25 +133,25 @@ final class TodoReactor: Reactor {
             guard let undoable = currentState.undoable else {
                 return .just(.refuse(.failure("Nothing to undo.")))
             }
-            let status = StatusMessage.success(
+            let notice = Notice.success(
                 undoable.count == 1
                     ? "Put back \"\(undoable[0].title)\"." : "Put back \(undoable.count) todos.")
-            return record(undo: .forget) { () throws(TodoError) in (list.restoring(undoable), .forget, status)
+            return record(undo: .forget) { () throws(TodoError) in (list.restoring(undoable), .forget, notice)
             }
         }
     }
 
     /// The changes `work` works out from the list, recorded one by one, then made in one
-    /// mutation with the status it gives. A refused change (`TodoError`) is a status line and
+    /// mutation with the notice it gives. A refused change (`TodoError`) is a notice and
     /// changes nothing. A failed record stops the recording there; every change is still made
-    /// in memory, the status line says what was not saved, and `undo` is left as `failure`
+    /// in memory, the notice says what was not saved, and `undo` is left as `failure`
     /// says. The next action waits until this one is made (``Reactor``), so it works from the
     /// list this one left.
     private func record(
         undo failure: Undo = .keep,
-        _ work: () throws(TodoError) -> (changes: [TodoChange], undo: Undo, status: StatusMessage?)
+        _ work: () throws(TodoError) -> (changes: [TodoChange], undo: Undo, notice: Notice?)
     ) -> Mutations<Mutation> {
-        let planned: (changes: [TodoChange], undo: Undo, status: StatusMessage?)
+        let planned: (changes: [TodoChange], undo: Undo, notice: Notice?)
         do {
             planned = try work()
         } catch {
@@ -163,10 +161,10 @@ final class TodoReactor: Reactor {
         return .run { send in
             do throws(RepositoryError) {
                 for change in planned.changes { try await repository.record(change) }
-                send(.change(planned.changes, undo: planned.undo, status: planned.status))
+                send(.change(planned.changes, undo: planned.undo, notice: planned.notice))
             } catch {
                 let notSaved = TodoError.notSaved(error)
-                send(.change(planned.changes, undo: failure, status: .failure(notSaved.description)))
+                send(.change(planned.changes, undo: failure, notice: .failure(notSaved.description)))
             }
         }
     }
@@ -185,11 +183,11 @@ final class TodoReactor: Reactor {
         } catch {
             loadError = error
         }
-        var status = loadError.map { StatusMessage.failure("Todos: \($0)") }
+        var notice = loadError.map { Notice.failure("Todos: \($0)") }
         var notRead: String?
         if case .inUse(let location, let waited) = loadError {
             // Not "unreadable": the data is intact, and this launch only could not get at it.
-            status = .failure("Data folder in use by another process: todos not read, nothing changed.")
+            notice = .failure("Data folder in use by another process: todos not read, nothing changed.")
             notRead = """
                 The todos were not read: another process kept \(location) in use for \(waited). \
                 Nothing was changed, and the stored todos are intact. Quit (q), let that process \
@@ -199,9 +197,9 @@ final class TodoReactor: Reactor {
         var filter = TodoFilter.all
         switch await kept {
         case .success(let keptFilter): filter = keptFilter
-        case .failure(let error): status = status ?? .failure("The list's filter could not be read: \(error)")
+        case .failure(let error): notice = notice ?? .failure("The list's filter could not be read: \(error)")
         }
-        return .load(todos, filter: filter, notRead: notRead, status: status)
+        return .load(todos, filter: filter, notRead: notRead, notice: notice)
     }
 
     /// The filter kept in `preferences`; every todo when there are none.
@@ -217,27 +215,27 @@ final class TodoReactor: Reactor {
 
     /// Shows `filter` and keeps it for the next launch.
     private func keep(_ filter: TodoFilter) async -> Mutation {
-        var status = StatusMessage(
+        var notice = Notice(
             "Showing \(filter.rawValue) (\(currentState.list.filtered(filter).count)).")
         do {
             try await preferences?.updatePreferences { $0.filter = filter }
         } catch {
-            status = .failure("The filter is not kept for the next launch: \(error)")
+            notice = .failure("The filter is not kept for the next launch: \(error)")
         }
-        return .filter(filter, status: status)
+        return .filter(filter, notice: notice)
     }
 
     func reduce(state: State, mutation: Mutation) -> State {
         var state = state
         state.lastChanges = []
         switch mutation {
-        case .load(let list, let filter, let notRead, let status):
+        case .load(let list, let filter, let notRead, let notice):
             state.list = list
             state.filter = filter
             state.isLoaded = true
             state.notRead = notRead
-            if let status { state.setStatus(status) }
-        case .change(let changes, let undo, let status):
+            if let notice { state.notice.value = notice }
+        case .change(let changes, let undo, let notice):
             for change in changes { state.list.apply(change) }
             state.lastChanges = changes
             switch undo {
@@ -245,20 +243,13 @@ final class TodoReactor: Reactor {
             case .remember(let todos): state.undoable = todos
             case .forget: state.undoable = nil
             }
-            state.setStatus(status)
-        case .filter(let filter, let status):
+            state.notice.value = notice
+        case .filter(let filter, let notice):
             state.filter = filter
-            state.setStatus(status)
-        case .refuse(let status):
-            state.setStatus(status)
+            state.notice.value = notice
+        case .refuse(let notice):
+            state.notice.value = notice
         }
         return state
-    }
-}
-
-extension TodoReactor.State {
-    fileprivate mutating func setStatus(_ status: StatusMessage?) {
-        self.status = status
-        statusRevision += 1
     }
 }

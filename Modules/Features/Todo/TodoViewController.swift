@@ -34,8 +34,6 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
     private(set) var todos: [Todo] = []
     private(set) var filter = TodoFilter.all
     private var hasPresented = false
-    private var shownStatus: StatusMessage?
-    private var shownStatusRevision = 0
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -98,12 +96,15 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
                 at: min(previousRow ?? 0, todos.count - 1), scrollPosition: hasPresented ? .none : .top)
         }
         hasPresented = hasPresented || state.isLoaded
-        if state.statusRevision != shownStatusRevision {
-            shownStatusRevision = state.statusRevision
-            view.window?.updateStatus(from: shownStatus, to: state.status)
-            shownStatus = state.status
-        }
         view.setNeedsDisplay()
+    }
+
+    func post(_ notice: Notice?) {
+        // Notice.Kind and StatusMessage.Kind share their names (TodoTests checks every one).
+        post(
+            notice.map {
+                StatusMessage($0.text, kind: StatusMessage.Kind(rawValue: $0.kind.rawValue) ?? .info)
+            })
     }
 
     /// The row of the last todo `changes` added (one, or those an undo put back), when it is
