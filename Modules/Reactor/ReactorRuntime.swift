@@ -12,7 +12,7 @@ public final class ReactorRuntime<R: Reactor> {
     private var latestState: R.State?
     private var subject: StreamSubject<R.State>?
     /// The actions sent and not yet handled are `queue[next...]`.
-    private var queue: [(action: R.Action, sent: SentAction)] = []
+    private var queue: [Turn] = []
     private var next = 0
     private var worker: Task<Void, Never>?
     lazy var stub = ReactorStub<R> { [unowned self] state in self.publish(state) }
@@ -40,13 +40,13 @@ public final class ReactorRuntime<R: Reactor> {
 
     func send(_ action: R.Action, to reactor: R) -> SentAction {
         let sent = SentAction()
-        SentActions.record(sent)
+        let groups = SentActions.record(sent)
         if stub.isEnabled {
             stub.record(action)
             sent.markReduced()
             return sent
         }
-        queue.append((action, sent))
+        queue.append(Turn(action: action, sent: sent, groups: groups))
         if worker == nil { startWorker(for: reactor) }
         return sent
     }
@@ -57,7 +57,7 @@ public final class ReactorRuntime<R: Reactor> {
     }
 
     /// The next action to handle, or `nil` (and no worker any more) when there is none.
-    private func dequeue() -> (action: R.Action, sent: SentAction)? {
+    private func dequeue() -> Turn? {
         guard next < queue.count else {
             queue.removeAll(keepingCapacity: true)
             next = 0
@@ -78,10 +78,10 @@ public final class ReactorRuntime<R: Reactor> {
         let reactor = Weak(reactor)
         worker = Task {
             // The worker outlives the call that started it: actions its work sends belong to
-            // no caller's group.
+            // no caller's group, except those a published state sets going (see `apply`).
             await SentActions.outsideAnyGroup {
                 while let turn = runtime.object?.dequeue() {
-                    await Self.handle(turn.action, runtime: runtime, reactor: reactor)
+                    await Self.handle(turn, runtime: runtime, reactor: reactor)
                     turn.sent.markReduced()
                 }
             }
@@ -91,11 +91,12 @@ public final class ReactorRuntime<R: Reactor> {
     /// Runs `action`'s mutations through `reduce`, each as it is sent. Holds neither the runtime
     /// nor the reactor while the work awaits, so either may go away meanwhile; a mutation sent
     /// after that is dropped.
-    private static func handle(_ action: R.Action, runtime: Weak<ReactorRuntime>, reactor: Weak<R>) async {
+    private static func handle(_ turn: Turn, runtime: Weak<ReactorRuntime>, reactor: Weak<R>) async {
+        let action = turn.action
         guard let mutations = reactor.object?.mutate(action: action) else { return }
         func reduce(_ mutation: R.Mutation) {
             guard let runtime = runtime.object, let reactor = reactor.object else { return }
-            runtime.apply(mutation, of: reactor)
+            runtime.apply(mutation, of: reactor, for: turn)
         }
         switch mutations.source {
         case .now(let list):
@@ -109,9 +110,21 @@ public final class ReactorRuntime<R: Reactor> {
         }
     }
 
-    private func apply(_ mutation: R.Mutation, of reactor: R) {
+    /// Reduces and publishes `mutation`. What the new state sets going at once (a sink that
+    /// selects a tab, a screen that appears and asks for its data) is part of the work of the
+    /// action that changed the state: it joins that action's groups, so that awaiting a command
+    /// awaits everything the command led to, not only its first step.
+    private func apply(_ mutation: R.Mutation, of reactor: R, for turn: Turn) {
         let state = reactor.reduce(state: currentState(of: reactor), mutation: mutation)
-        if !stub.isEnabled { publish(state) }
+        guard !stub.isEnabled else { return }
+        SentActions.joining(turn.groups) { publish(state) }
+    }
+
+    /// An action waiting its turn, with the groups it was sent in.
+    private struct Turn {
+        let action: R.Action
+        let sent: SentAction
+        let groups: SentActions?
     }
 }
 

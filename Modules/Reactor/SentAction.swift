@@ -59,8 +59,9 @@ public final class SentAction {
 /// ```
 ///
 /// The group is found through a task-local value, so nothing has to be passed down to the
-/// reactors; actions sent from work that a reactor runs later (a `mutate`'s work) belong to
-/// no group.
+/// reactors. An action sent while a state is published (a sink reacting to it, a screen that
+/// appears because of it) belongs to the groups of the action whose mutation it was; one sent
+/// from the work a `mutate` returns, while that work runs, belongs to no group.
 @MainActor
 public final class SentActions {
     @TaskLocal private static var current: SentActions?
@@ -98,18 +99,30 @@ public final class SentActions {
     /// Whether every action has been reduced; true for an empty group.
     public var isReduced: Bool { actions.allSatisfy(\.isReduced) }
 
-    /// Returns once every action has been reduced (see ``SentAction/reduced()``), or once the
-    /// task is cancelled.
+    /// Returns once every action has been reduced (see ``SentAction/reduced()``), including those
+    /// their states set going meanwhile, or once the task is cancelled.
     public func reduced() async {
-        for action in actions { await action.reduced() }
+        // Actions join while earlier ones are awaited: the list is read again after each wait.
+        while !Task.isCancelled {
+            actions.removeAll(where: \.isReduced)
+            guard let pending = actions.first else { return }
+            await pending.reduced()
+        }
     }
 
-    static func record(_ action: SentAction) {
+    /// Adds `action` to the current group and those enclosing it; returns the current group.
+    static func record(_ action: SentAction) -> SentActions? {
         var group = current
         while let member = group {
             member.append(action)
             group = member.enclosing
         }
+        return current
+    }
+
+    /// Runs `body` with `group` as the current group, as if it ran inside the `during` that made it.
+    static func joining(_ group: SentActions?, _ body: () -> Void) {
+        $current.withValue(group) { body() }
     }
 
     private func append(_ action: SentAction) {

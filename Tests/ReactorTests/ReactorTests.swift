@@ -320,4 +320,26 @@ struct SentActionsTests {
         #expect(inner?.isReduced == true)
         #expect(SentActions.during {}.isReduced, "an empty group is reduced")
     }
+
+    @Test("an action a published state sets going belongs to the group of the action that changed it")
+    func followsWhatAStateSetsGoing() async {
+        // As a restored tab appears once its read is reduced and its screen asks for data.
+        let tabs = CounterReactor()
+        let screen = CounterReactor()
+        let gate = Gate()
+        let appearing = tabs.state.sink { state in
+            MainActor.assumeIsolated {
+                if state.count == 2, !state.isLoading { screen.send(.setLate(7, gate: gate)) }
+            }
+        }
+        defer { appearing.cancel() }
+        let launch = SentActions.during { tabs.send(.loadSlowly(2)) }
+        let waiting = Task { await launch.reduced() }
+        while screen.calls.isEmpty { await Task.yield() }
+        #expect(!launch.isReduced, "the screen's request is part of the launch")
+        gate.open()
+        await waiting.value
+        #expect(screen.currentState.count == 7, "awaiting the launch awaited what it led to")
+        #expect(launch.count == 2)
+    }
 }
