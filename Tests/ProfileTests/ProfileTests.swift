@@ -351,7 +351,8 @@ struct ProfileTests {
         #expect(presenter.states.last?.browsedFavorite == 1, "going round")
         await acting { interactor.didSelectFavorite(at: 0) }
         #expect(presenter.states.last?.browsedFavorite == 0, "a click picks the favourite by its row")
-        #expect(presenter.lastNotice == Notice("Favourite 1 of 2: pug."))
+        // Then the favourite's image is asked for, which this test's repository has not.
+        #expect(presenter.posted.suffix(2).first == Notice("Favourite 1 of 2: pug."))
         await acting { interactor.didEndBrowsing() }
         #expect(presenter.states.last?.browsedFavorite == nil)
         #expect(presenter.states.last?.photo?.id == "b")
