@@ -14,7 +14,7 @@ public struct Pulse<Value: Sendable>: Sendable {
         didSet { settings &+= 1 }
     }
     /// How many times ``value`` was set: what tells a new setting from a kept one.
-    public private(set) var settings = 0
+    private(set) var settings = 0
 
     /// A pulse holding `value`, never set yet.
     public init(_ value: Value) {
