@@ -5,7 +5,9 @@ import RIBsHeadlessUI
 
 /// The frame around the app's screens: the RIB tree's root on top, then one status line (which
 /// becomes the `:` command prompt while one is typed), then a help bar with the keys that apply
-/// now. It owns the app's own commands: help, the RIB tree, quit, and the prompt.
+/// now. It owns the app's own commands: help, the RIB tree, quit, and the prompt. The status
+/// line is the window's: the screens and the shell post to it (`Window.post(_:from:)`), and the
+/// newest post of a controller on screen shows.
 ///
 /// Typed lines, from the prompt or a script, go through ``run(_:)``: a command no screen on show
 /// knows says where it belongs instead.
@@ -92,12 +94,13 @@ final class AppShellController: ViewController, WindowControllable {
     func run(_ line: String) -> CommandResult {
         guard let command = TerminalCommand(line), let window = view.window else { return .handled }
         if presentedViewController != nil { dismiss() }
-        window.status = nil
+        // A new command starts on a clear line: what it posts, or nothing.
+        post(nil)
         let result = window.perform(command)
         switch result {
         case .handled: break
-        case .failed(let reason): window.status = .failure(reason)
-        case .notHandled: window.status = StatusMessage(CommandPlaces.notHere(command.name), kind: .failure)
+        case .failed(let reason): post(.failure(reason))
+        case .notHandled: post(StatusMessage(CommandPlaces.notHere(command.name), kind: .failure))
         }
         return result
     }

@@ -71,9 +71,9 @@ public final class TodoApp {
         let launched = SentActions.during { router.launch(from: shell) }
         // A screen's own first message (the todos could not be read) goes first.
         if window.status == nil {
-            window.status =
+            shell.post(
                 configuration.offlineReason.map { StatusMessage($0) }
-                ?? StatusMessage("Press ? for the keys, : to type a command.")
+                    ?? StatusMessage("Press ? for the keys, : to type a command."))
         }
         return launched
     }
@@ -159,7 +159,7 @@ public final class TodoApp {
     private func runInTerminal(name: String) async -> ExitStatus {
         let launched = launch()
         let application = TerminalApplication(window: window)
-        application.onCommandFailure = { [weak window] reason in window?.status = .failure(reason) }
+        application.onCommandFailure = { [weak shell] reason in shell?.post(.failure(reason)) }
         shell.onQuit = { [weak application] in application?.quit() }
         var ending: Result<TerminalApplication.ExitReason, TerminalError> = .success(.quit)
         let work = await SentActions.throughout {

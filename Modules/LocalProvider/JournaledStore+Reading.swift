@@ -41,7 +41,7 @@ extension JournaledStore {
         let (value, sequence) = try readSnapshot(settingAsideInto: &setAside)
         var state = State(
             value: value, sequence: sequence, snapshotSequence: sequence, journal: nil, journalIdentity: nil,
-            journalIsLinked: false, journalLength: 0, journalLines: 0, revision: nextRevision())
+            journalIsLinked: false, journalLength: 0, journalLines: 0)
         guard let (journal, identity, linked) = try openJournal(settingAsideInto: &setAside) else {
             return state
         }
@@ -119,8 +119,6 @@ extension JournaledStore {
         for entry in lines.entries where entry.sequence > state.sequence {
             state.value.apply(entry.change)
             state.sequence = entry.sequence
-            state.revision = nextRevision()
-            state.lastChange = nil
         }
         state.journalLength += Int64(lines.wholeLength)
         state.journalLines += lines.lineCount

@@ -44,7 +44,10 @@ import SystemPackage
 ///   deleted. A link that leads nowhere reads as absent.
 /// - **Processes sharing the folder** keep each other's changes: each append and fold is made
 ///   under a lock on the folder, after reading what other processes appended or folded since.
-///   A store's ``value`` shows their changes from its next append, fold or load.
+///
+/// The store keeps the value as the files hold it, to fold it, but does not show it: its
+/// caller keeps the value it works with itself (the TodoApp's list, in the Todo screen's state)
+/// and hands the store each change. ``load()`` returns what was read.
 public final class JournaledStore<Value: Journaled>: Sendable {
     /// The folder the two files live in.
     public let folder: URL
@@ -59,13 +62,6 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     /// process's threads apart; so this mutex is never waited for while another process holds
     /// the folder.
     private let state = Mutex<State?>(nil)
-    /// `state`'s value as of the end of the last operation: ``value`` reads it without waiting
-    /// for an operation that waits for the folder's lock or the disk. A copy of its own, kept up
-    /// to date by applying each appended change to it too (``publish(_:)``): were it the same
-    /// array as `state`'s, every append would copy the whole value, 10,000 todos for a toggle.
-    private let published = Mutex<Published?>(nil)
-    /// Numbers each value `state` holds, so that ``publish(_:)`` knows what `published` lacks.
-    private let revisions = Atomic(0)
     let io = IOQueue(label: "JournaledStore")
 
     /// What the store holds once loaded, and how it matches the files.
@@ -84,16 +80,6 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         /// The journal's bytes that this state has read or written: whole lines only.
         var journalLength: Int64
         var journalLines: Int
-        /// Which value this is; a new number whenever `value` changes.
-        var revision: Int
-        /// The change that made this revision out of the one before, when an append made it.
-        var lastChange: (change: Value.Change, after: Int)?
-    }
-
-    /// The value ``value`` returns, and the revision of `state` it is.
-    private struct Published {
-        var value: Value
-        var revision: Int
     }
 
     /// What ``load()`` read.
@@ -143,12 +129,6 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     /// `<name>.journal` in the folder: the changes since the last fold, one fsynced line each.
     public var journalURL: URL { folder.appendingPathComponent("\(name).journal", isDirectory: false) }
 
-    /// The value as this store last read or wrote it; `nil` before a load succeeded.
-    ///
-    /// Never waits for the disk or for another process: an operation under way shows its change
-    /// here when it ends.
-    public var value: Value? { published.withLock { $0?.value } }
-
     /// Reads the files: the snapshot, then the journal's changes after it. What is damaged is set
     /// aside and listed in ``Loaded/setAside``; what is readable is loaded. Removes the
     /// temporary files of killed writers.
@@ -171,7 +151,7 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         }
     }
 
-    /// Appends `change` and applies it to ``value``; once this returns, the change survives a
+    /// Appends `change` and applies it to the value the store keeps; once this returns, the change survives a
     /// kill and a power loss. Every ``foldThreshold`` changes, also folds.
     ///
     /// Loads first when the store is not loaded, and reads first what other processes wrote.
@@ -205,8 +185,6 @@ public final class JournaledStore<Value: Journaled>: Sendable {
     public func replace(with value: Value) throws {
         try withCurrentState { state in
             state.value = value
-            state.revision = nextRevision()
-            state.lastChange = nil
             try fold(&state)
         }
     }
@@ -230,39 +208,12 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         }
     }
 
-    /// Runs `body` on the state holding the folder's lock, then publishes the value it leaves.
-    /// The folder's lock comes first: waiting for another process never holds `state`.
+    /// Runs `body` on the state holding the folder's lock. The folder's lock comes first:
+    /// waiting for another process never holds `state`.
     private func withLockedState<T>(_ body: (inout State?) throws -> T) throws -> T {
         try lock.withLock {
-            try state.withLock { stored in
-                defer { publish(stored) }
-                return try body(&stored)
-            }
+            try state.withLock { stored in try body(&stored) }
         }
-    }
-
-    /// Brings ``value`` up to `stored`: by applying the one change that made it, when that is all
-    /// `published` lacks, so that the value is not copied whole; by copying it otherwise.
-    private func publish(_ stored: State?) {
-        published.withLock { published in
-            guard let stored else {
-                published = nil
-                return
-            }
-            if published?.revision == stored.revision { return }
-            if let last = stored.lastChange, var current = published, current.revision == last.after {
-                published = nil  // `current` holds the only reference now: the change is made in place
-                current.value.apply(last.change)
-                current.revision = stored.revision
-                published = current
-            } else {
-                published = Published(value: stored.value, revision: stored.revision)
-            }
-        }
-    }
-
-    func nextRevision() -> Int {
-        revisions.add(1, ordering: .relaxed).newValue
     }
 
     /// Appends the line for `change`, `fsync`s it, and only then applies it.
@@ -285,8 +236,6 @@ public final class JournaledStore<Value: Journaled>: Sendable {
         state.journalLines += 1
         state.sequence += 1
         state.value.apply(change)
-        state.lastChange = (change, after: state.revision)
-        state.revision = nextRevision()
     }
 
     /// The journal to append to. When there is none, a new one; when it is a link, the value is

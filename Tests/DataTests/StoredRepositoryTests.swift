@@ -26,14 +26,14 @@ struct StoredRepositoryTests {
     @Test("each change is a journal line; a new instance replays them over the snapshot")
     func journalRoundTrip() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = await openedBook(todoRepository())
-        let milk = try await book.add(title: "milk")
-        try await book.add(title: "eggs")
-        try await book.toggle(milk.id)
-        try await book.rename(milk.id, to: "oat milk")
+        var todos = await RecordedTodos(todoRepository())
+        let milk = try await todos.add("milk")
+        try await todos.add("eggs")
+        try await todos.record(todos.list.toggling(milk.id))
+        try await todos.record(todos.list.renaming(milk.id, to: "oat milk"))
         #expect(try journalLines().count == 4)
-        #expect(try await todoRepository().loadTodos() == book.list.todos)
-        try await book.clearCompleted()
+        #expect(try await todoRepository().loadTodos() == todos.list.todos)
+        try await todos.record(try #require(todos.list.clearingCompleted()))
         #expect(try await todoRepository().loadTodos().map(\.title) == ["eggs"])
     }
 
@@ -68,8 +68,8 @@ struct StoredRepositoryTests {
     @Test("after the threshold the list is written whole and the journal starts again")
     func compaction() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = await openedBook(todoRepository(threshold: 3))
-        for title in ["a", "b", "c", "d"] { try await book.add(title: title) }
+        var todos = await RecordedTodos(todoRepository(threshold: 3))
+        for title in ["a", "b", "c", "d"] { try await todos.add(title) }
         #expect(
             try journalLines().count == 1, "three changes went into the snapshot; the fourth is journaled")
         #expect(try await todoRepository().loadTodos().map(\.title) == ["a", "b", "c", "d"])

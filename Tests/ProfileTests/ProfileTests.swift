@@ -14,8 +14,14 @@ import Testing
 final class ProfilePresenterMock: ProfilePresentable {
     weak var listener: (any ProfilePresentableListener)?
     var states: [ProfileState] = []
+    /// Every notice posted, in order.
+    var posted: [Notice?] = []
+
+    /// The notice posted last; `nil` when none was, or the last cleared the line.
+    var lastNotice: Notice? { posted.last ?? nil }
 
     func present(_ state: ProfileState) { states.append(state) }
+    func post(_ notice: Notice?) { posted.append(notice) }
 }
 
 @MainActor
@@ -108,10 +114,10 @@ struct ProfileTests {
         let (interactor, presenter) = makeInteractor(dependency)
         await acting { activateOnScreen(interactor) }
         await acting { interactor.didTapRefresh() }
-        #expect(presenter.states.last?.status?.text == "The API answered 500.")
+        #expect(presenter.lastNotice?.text == "The API answered 500.")
         #expect(presenter.states.last?.photo?.id == "a")
         await acting { interactor.didTapRefresh() }
-        #expect(presenter.states.last?.status?.text == "The photo request timed out.")
+        #expect(presenter.lastNotice?.text == "The photo request timed out.")
         interactor.deactivate()
     }
 
@@ -133,7 +139,7 @@ struct ProfileTests {
         #expect(try await dependency.store.loadProfile() == Profile(name: "Grace", bio: "compilers"))
         dependency.store.failSaves(with: .unwritable(reason: "read-only"))
         await acting { interactor.didChangeBio("lost?") }
-        #expect(presenter.states.last?.status?.text == "Profile not saved: could not write (read-only)")
+        #expect(presenter.lastNotice?.text == "Profile not saved: could not write (read-only)")
         #expect(presenter.states.last?.profile.bio == "lost?", "the screen keeps what was typed")
         interactor.deactivate()
     }
@@ -145,12 +151,12 @@ struct ProfileTests {
         await acting { activateOnScreen(interactor) }
         await acting { interactor.didTapFavorite() }
         #expect(
-            presenter.states.last?.status?.text
+            presenter.lastNotice?.text
                 == "There is no photo to keep yet; press r (or type `refresh`).")
         await acting { interactor.didTapRefresh() }
         dependency.store.failSaves(with: .unwritable(reason: "full"))
         await acting { interactor.didTapFavorite() }
-        #expect(presenter.states.last?.status?.text == "Favourites not saved: could not write (full)")
+        #expect(presenter.lastNotice?.text == "Favourites not saved: could not write (full)")
         #expect(presenter.states.last?.isFavorite == true, "kept in memory, as FavoritePhotos does")
         interactor.deactivate()
     }
@@ -338,12 +344,16 @@ struct ProfileTests {
         await acting { interactor.didTapRefresh() }
         await acting { interactor.didTapFavorite() }
         #expect(presenter.states.last?.favorites.map(\.id) == ["a", "b"])
-        await acting { interactor.didBrowseFavorites(offset: 0) }
+        await acting { interactor.didStepFavorites(by: 0) }
         #expect(presenter.states.last?.browsedFavorite == 0)
-        #expect(presenter.states.contains { $0.status?.text == "Favourite 1 of 2: pug." })
-        await acting { interactor.didBrowseFavorites(offset: -1) }
+        #expect(presenter.posted.contains { $0?.text == "Favourite 1 of 2: pug." })
+        await acting { interactor.didStepFavorites(by: -1) }
         #expect(presenter.states.last?.browsedFavorite == 1, "going round")
-        await acting { interactor.didBrowseFavorites(offset: nil) }
+        await acting { interactor.didSelectFavorite(at: 0) }
+        #expect(presenter.states.last?.browsedFavorite == 0, "a click picks the favourite by its row")
+        // Then the favourite's image is asked for, which this test's repository has not.
+        #expect(presenter.posted.suffix(2).first == Notice("Favourite 1 of 2: pug."))
+        await acting { interactor.didEndBrowsing() }
         #expect(presenter.states.last?.browsedFavorite == nil)
         #expect(presenter.states.last?.photo?.id == "b")
         interactor.deactivate()

@@ -13,13 +13,12 @@ import Testing
 struct TodoInteractorTests {
     let dependency = TodoDependencyMock(titles: ["milk", "eggs", "bread"])
     let presenter = TodoPresenterMock()
-    let book: TodoBook
     let interactor: TodoInteractor
     let router: TodoRouterMock
 
     init() {
-        book = TodoBook(repository: dependency.repository)
-        interactor = TodoInteractor(presenter: presenter, reactor: TodoReactor(book: book))
+        interactor = TodoInteractor(
+            presenter: presenter, reactor: TodoReactor(repository: dependency.repository))
         router = TodoRouterMock(interactor: interactor, viewController: presenter)
         interactor.router = router
     }
@@ -29,12 +28,12 @@ struct TodoInteractorTests {
         await SentActions.during(body).reduced()
     }
 
-    /// Activates the interactor and returns once the book it opens is on the screen.
+    /// Activates the interactor and returns once the todos it reads are on the screen.
     private func activate() async {
         await acting { interactor.activate() }
     }
 
-    @Test("activation opens the book and shows its list, saying until then that it is being read")
+    @Test("activation reads the todos and shows them, saying until then that they are being read")
     func showsOnActivation() async {
         interactor.activate()
         #expect(presenter.presented.last?.isLoaded == false)
@@ -57,10 +56,10 @@ struct TodoInteractorTests {
         interactor.deactivate()
     }
 
-    @Test("toggle, rename, delete and clear go through the reactor to the book and the screen")
+    @Test("toggle, rename, delete and clear go through the reactor to the repository and the screen")
     func changes() async throws {
         await activate()
-        let ids = book.list.todos.map(\.id)
+        let ids = interactor.reactor.currentState.list.todos.map(\.id)
         await acting {
             interactor.didToggle(ids[0])
             interactor.didRename(ids[1], to: "brown eggs")
@@ -73,63 +72,88 @@ struct TodoInteractorTests {
         }
         #expect(presenter.presented.last?.visible.map(\.title) == ["brown eggs"])
         #expect(dependency.repository.savedTodos.map(\.title) == ["brown eggs"])
-        #expect(presenter.presented.last?.status == .success("Deleted \"bread\". Press u to undo."))
+        #expect(presenter.lastNotice == .success("Deleted \"bread\". Press u to undo."))
+        interactor.deactivate()
+    }
+
+    @Test(
+        "each command reaches the screen as one state that says what it changed, and the store gets the change alone"
+    )
+    func oneStatePerCommand() async throws {
+        await activate()
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
+        var shown = presenter.presented.count
+        await acting { interactor.addTodoDidSubmit(title: "jam") }
+        #expect(presenter.presented.count == shown + 1, "the todo and its status came in one state")
+        let added = try #require(presenter.presented.last)
+        #expect(added.lastChanges.map(\.todo?.title) == ["jam"])
+        #expect(added.notice.value == .success("Added \"jam\"."))
+        shown = presenter.presented.count
+        await acting { interactor.didToggle(milk.id) }
+        #expect(presenter.presented.count == shown + 1)
+        #expect(presenter.presented.last?.lastChanges.map(\.todo?.isDone) == [true])
+        await acting { interactor.didSelectFilter(.active) }
+        #expect(presenter.presented.last?.lastChanges.isEmpty == true, "a filter changes no todo")
+        #expect(dependency.repository.saveCount == 2, "one record per change")
+        #expect(dependency.repository.savedTodos == interactor.reactor.currentState.list.todos)
         interactor.deactivate()
     }
 
     @Test("undo puts back what the last delete or clear removed, saved; a second undo has nothing to undo")
     func undo() async throws {
         await activate()
-        let ids = book.list.todos.map(\.id)
+        let ids = interactor.reactor.currentState.list.todos.map(\.id)
         await acting { interactor.didDelete(ids[1]) }
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread"])
         await acting { interactor.didUndo() }
-        #expect(presenter.presented.last?.status == .success("Put back \"eggs\"."))
+        #expect(presenter.lastNotice == .success("Put back \"eggs\"."))
         #expect(dependency.repository.savedTodos.map(\.title) == ["milk", "bread", "eggs"])
-        #expect(book.list.todos.first { $0.title == "eggs" }?.id == ids[1], "the same todo, not a copy")
+        #expect(
+            interactor.reactor.currentState.list.todos.first { $0.title == "eggs" }?.id == ids[1],
+            "the same todo, not a copy")
         await acting {
             interactor.didToggle(ids[0])
             interactor.didToggle(ids[2])
             interactor.didClearCompleted()
         }
-        #expect(presenter.presented.last?.status == .success("Cleared 2 done. Press u to undo."))
+        #expect(presenter.lastNotice == .success("Cleared 2 done. Press u to undo."))
         await acting { interactor.didUndo() }
         #expect(presenter.presented.last?.visible.count == 3)
         #expect(presenter.presented.last?.visible.filter(\.isDone).count == 2, "they come back done")
         await acting { interactor.didUndo() }
-        #expect(presenter.presented.last?.status == .failure("Nothing to undo."))
+        #expect(presenter.lastNotice == .failure("Nothing to undo."))
         interactor.deactivate()
     }
 
     @Test("the filter is kept in the screen preferences and read back by the next reactor")
     func filterIsKept() async throws {
         let preferences = InMemoryProfileStore()
-        let reactor = TodoReactor(book: book, preferences: preferences)
+        let reactor = TodoReactor(repository: dependency.repository, preferences: preferences)
         await reactor.send(.setFilter(.active)).reduced()
         #expect(try await preferences.loadPreferences().filter == .active)
-        let next = TodoReactor(book: book, preferences: preferences)
+        let next = TodoReactor(repository: dependency.repository, preferences: preferences)
         await next.send(.load).reduced()
         #expect(next.currentState.filter == .active)
         preferences.failSaves(with: .unwritable(reason: "read-only"))
         await reactor.send(.setFilter(.done)).reduced()
         #expect(reactor.currentState.filter == .done, "the screen still changes")
-        #expect(reactor.currentState.status?.kind == .failure)
+        #expect(reactor.currentState.notice.value?.kind == .failure)
     }
 
     @Test("filter shows only matching todos; a refused change leaves a status line")
     func filterAndRefusal() async throws {
         await activate()
-        let milk = try #require(book.list.todos.first)
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
         await acting {
             interactor.didToggle(milk.id)
             interactor.didSelectFilter(.done)
         }
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk"])
         await acting { interactor.didRename(milk.id, to: "   ") }
-        #expect(presenter.presented.last?.status?.text == "A todo needs a title.")
+        #expect(presenter.lastNotice?.text == "A todo needs a title.")
         dependency.repository.failSaves(with: .unwritable(reason: "disk full"))
         await acting { interactor.didToggle(milk.id) }
-        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
+        #expect(presenter.lastNotice?.text == "Not saved: could not write (disk full)")
         #expect(presenter.presented.last?.visible.isEmpty == true, "the change stays in memory")
         interactor.deactivate()
     }
@@ -141,7 +165,7 @@ struct TodoInteractorTests {
         #expect(router.routeToAddTodoCalls == 1)
         await acting { interactor.addTodoDidSubmit(title: "jam") }
         #expect(router.detachAddTodoCalls == 1)
-        #expect(presenter.presented.last?.status?.text == "Added \"jam\".")
+        #expect(presenter.lastNotice?.text == "Added \"jam\".")
         #expect(presenter.presented.last?.visible.last?.title == "jam")
         #expect(dependency.repository.savedTodos.last?.title == "jam")
         interactor.addTodoDidCancel()
@@ -155,7 +179,7 @@ struct TodoInteractorTests {
         dependency.repository.failSaves(with: .unwritable(reason: "read-only"))
         await acting { interactor.addTodoDidSubmit(title: "jam") }
         #expect(presenter.presented.last?.visible.map(\.title) == ["milk", "eggs", "bread", "jam"])
-        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (read-only)")
+        #expect(presenter.lastNotice?.text == "Not saved: could not write (read-only)")
         interactor.deactivate()
     }
 
@@ -164,7 +188,7 @@ struct TodoInteractorTests {
     )
     func slowSave() async throws {
         await activate()
-        let milk = try #require(book.list.todos.first)
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
         let repository = dependency.repository
         repository.holdSaves()
         let toggled = interactor.reactor.send(.toggle(milk.id))
@@ -180,7 +204,7 @@ struct TodoInteractorTests {
         let filterShown = try #require(after.firstIndex { $0.filter == .active })
         #expect(toggleShown < filterShown, "the toggle's late result comes before the filter, not over it")
         #expect(presenter.presented.last?.visible.map(\.title) == ["eggs", "bread"])
-        #expect(presenter.presented.last?.status == StatusMessage("Showing active (2)."))
+        #expect(presenter.lastNotice == Notice("Showing active (2)."))
 
         // A save that waits and then fails still says so, after the actions before it.
         repository.holdSaves()
@@ -189,8 +213,10 @@ struct TodoInteractorTests {
         try await repository.untilSavesAreHeld()
         repository.releaseSaves()
         await renamed.reduced()
-        #expect(presenter.presented.last?.status?.text == "Not saved: could not write (disk full)")
-        #expect(book.list.todos.first?.title == "oat milk", "the change stays in memory")
+        #expect(presenter.lastNotice?.text == "Not saved: could not write (disk full)")
+        #expect(
+            interactor.reactor.currentState.list.todos.first?.title == "oat milk",
+            "the change stays in memory")
         #expect(repository.savedTodos.first?.title == "milk")
         interactor.deactivate()
     }
@@ -200,7 +226,7 @@ struct TodoInteractorTests {
         await activate()
         interactor.deactivate()
         let shown = presenter.presented.count
-        let milk = try #require(book.list.todos.first)
+        let milk = try #require(interactor.reactor.currentState.list.todos.first)
         await acting { interactor.didToggle(milk.id) }
         #expect(presenter.presented.count == shown)
         await activate()

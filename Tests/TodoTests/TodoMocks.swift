@@ -23,10 +23,16 @@ final class TodoDependencyMock: TodoDependency {
 final class TodoPresenterMock: TodoPresentable, TodoViewControllable {
     weak var listener: (any TodoPresentableListener)?
     var presented: [TodoReactor.State] = []
+    /// Every notice posted, in order.
+    var posted: [Notice?] = []
     var isPresentedInWindow = false
     var navigationController: NavigationController? { nil }
 
+    /// The notice posted last; `nil` when none was, or the last cleared the line.
+    var lastNotice: Notice? { posted.last ?? nil }
+
     func present(_ state: TodoReactor.State) { presented.append(state) }
+    func post(_ notice: Notice?) { posted.append(notice) }
 }
 
 @MainActor

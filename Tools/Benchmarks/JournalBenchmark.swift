@@ -30,7 +30,7 @@ struct JournalComparison {
             _ = try await repository.loadTodos()
             let appendStart = clock.now
             for index in 0..<appends {
-                try await repository.record(.added(Todo(title: "appended \(index)")), todos: [])
+                try await repository.record(.added(Todo(title: "appended \(index)")))
             }
             let appendStore = Measurement.seconds(clock.now - appendStart) / Double(appends)
             // The very lines the store wrote, each written and fsynced again by hand. The system

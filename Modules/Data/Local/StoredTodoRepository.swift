@@ -6,10 +6,11 @@ import LocalProvider
 /// data folder.
 ///
 /// Each change is one fsynced journal line, so a toggle costs the same with 10 todos as with
-/// 10,000, and once ``record(_:todos:)`` returns the change survives a kill and a power loss.
+/// 10,000, and once ``record(_:)`` returns the change survives a kill and a power loss.
 /// Every ``foldThreshold`` changes the list is written whole as a new snapshot. The store keeps
-/// the list as the files hold it, and folds that — never the caller's list, which may have
-/// started empty because the files could not be read.
+/// the list as the files hold it, applies each change to it, and folds that: the caller hands
+/// over changes only, never its list, which may have started empty because the files could not
+/// be read.
 ///
 /// Damage is set aside, never built over: when part of what was stored cannot be read, that
 /// part is moved aside and ``loadReadableTodos()`` lists it as skipped, naming the file and the
@@ -21,8 +22,8 @@ import LocalProvider
 /// store on the first load.
 ///
 /// It uses the store's async forms: the journal's file work, and the wait for another process
-/// that holds the folder's lock, run on the store's own queue while ``Domain/TodoBook`` awaits
-/// them on the main actor, which goes on drawing. The first releases' files are moved over on a
+/// that holds the folder's lock, run on the store's own queue while the caller (the Todo
+/// screen's reactor) awaits them on the main actor, which goes on drawing. The first releases' files are moved over on a
 /// queue of this repository's own.
 public final class StoredTodoRepository: TodoRepository {
     private let store: JournaledStore<TodoItems>
@@ -65,11 +66,8 @@ public final class StoredTodoRepository: TodoRepository {
         }
     }
 
-    /// Appends `change` to the journal. `todos` is not used: the store applies the change to the
-    /// list it keeps itself.
-    nonisolated(nonsending) public func record(_ change: TodoChange, todos: [Todo])
-        async throws(RepositoryError)
-    {
+    /// Appends `change` to the journal; the store applies it to the list it keeps itself.
+    nonisolated(nonsending) public func record(_ change: TodoChange) async throws(RepositoryError) {
         do {
             try await store.append(change)
         } catch {

@@ -7,12 +7,12 @@ public struct Todo: Identifiable, Hashable, Codable, Sendable {
     /// What to do; never empty (see ``TodoTitle``).
     public var title: String
     /// Whether it is done: shown ticked, hidden by ``TodoFilter/active``, and removed by
-    /// ``TodoList/clearCompleted()``.
+    /// ``TodoList/clearingCompleted()``.
     public var isDone: Bool
     /// When it was added.
     public var createdAt: Date
 
-    /// A todo titled `title` as given (``TodoList/add(title:now:)`` checks a title a person
+    /// A todo titled `title` as given (``TodoList/adding(title:now:)`` checks a title a person
     /// typed), not done and added now unless said otherwise.
     public init(id: UUID = UUID(), title: String, isDone: Bool = false, createdAt: Date = Date()) {
         self.id = id

@@ -18,9 +18,10 @@ public protocol TodoRepository: Sendable {
     ///   file or folder the process may not open), or ``RepositoryError/inUse(location:waited:)``
     ///   when another process kept the data to itself; nothing is set aside then.
     nonisolated(nonsending) func loadReadableTodos() async throws(RepositoryError) -> ReadableTodos
-    /// Records `change`, durably: once this returns, the change survives a kill. `todos` is the
-    /// whole list after the change, for stores that keep snapshots.
-    nonisolated(nonsending) func record(_ change: TodoChange, todos: [Todo]) async throws(RepositoryError)
+    /// Records `change`, durably: once this returns, the change survives a kill. A store keeps
+    /// what it needs to apply it itself (``TodoChange/apply(to:)``), so the caller hands over the
+    /// change alone, not its whole list.
+    nonisolated(nonsending) func record(_ change: TodoChange) async throws(RepositoryError)
 }
 
 /// What ``TodoRepository/loadReadableTodos()`` read.
@@ -36,6 +37,10 @@ public struct ReadableTodos: Equatable, Sendable {
         self.todos = todos
         self.skipped = skipped
     }
+
+    /// Everything ``skipped`` as one error: the only one, or an
+    /// ``RepositoryError/unreadable(reason:)`` giving every reason; `nil` when all was read.
+    public var damage: RepositoryError? { RepositoryError(combining: skipped) }
 }
 
 extension TodoRepository {
@@ -45,33 +50,7 @@ extension TodoRepository {
     ///   aside, so loading again gives what is still readable, with no error).
     public func loadTodos() async throws(RepositoryError) -> [Todo] {
         let loaded = try await loadReadableTodos()
-        if let damage = RepositoryError(combining: loaded.skipped) { throw damage }
+        if let damage = loaded.damage { throw damage }
         return loaded.todos
-    }
-}
-
-/// One change to the todos, as a store records it. Applying a change twice has the effect of
-/// applying it once, so a store may replay changes its snapshot already holds.
-public enum TodoChange: Hashable, Codable, Sendable {
-    /// A todo was added at the end (or, when one with its id exists, replaced it).
-    case added(Todo)
-    /// A todo changed; it keeps its place.
-    case updated(Todo)
-    /// These todos were deleted.
-    case deleted([UUID])
-
-    /// Applies the change to `todos`, in place.
-    public func apply(to todos: inout [Todo]) {
-        switch self {
-        case .added(let todo), .updated(let todo):
-            if let index = todos.lastIndex(where: { $0.id == todo.id }) {
-                todos[index] = todo
-            } else {
-                todos.append(todo)
-            }
-        case .deleted(let ids):
-            let gone = Set(ids)
-            todos.removeAll { gone.contains($0.id) }
-        }
     }
 }

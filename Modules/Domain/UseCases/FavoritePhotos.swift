@@ -1,7 +1,7 @@
 /// The favourite photos, saved on every change.
 ///
-/// Like ``TodoBook``, it has one owner (in the TodoApp, the Profile screen's reactor) that
-/// opens it first and then makes one change at a time, awaiting each save.
+/// It has one owner (in the TodoApp, the Profile screen's reactor) that opens it first and then
+/// makes one change at a time, awaiting each save.
 @MainActor
 public final class FavoritePhotos {
     /// The favourites, oldest first; empty until ``open()`` has read them.

@@ -19,7 +19,10 @@ final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoVi
 
     let titleField = TextField(placeholder: "What needs doing? Enter saves, Esc goes back")
     let problemLabel = Label()
-    private lazy var saveButton = Button(title: "Save") { [weak self] in self?.save() }
+    private lazy var saveButton = Button(title: "Save") { [weak self] in
+        guard let self else { return }
+        listener?.didTapSave(title: titleField.text)
+    }
     private lazy var cancelButton = Button(title: "Cancel") { [weak self] in self?.listener?.didTapCancel() }
 
     override func viewDidLoad() {
@@ -29,7 +32,7 @@ final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoVi
         titleField.onSubmit = { [weak self] line in
             // The field empties itself on Enter; the title stays in it until it is accepted.
             self?.titleField.text = line
-            self?.save()
+            self?.listener?.didTapSave(title: line)
         }
         let buttons = StackView(arrangedSubviews: [saveButton, cancelButton])
         buttons.axis = .horizontal
@@ -53,15 +56,11 @@ final class AddTodoViewController: ViewController, AddTodoPresentable, AddTodoVi
         problemLabel.text = problem ?? ""
     }
 
-    private func save() {
-        listener?.didTapSave(title: titleField.text)
-    }
-
     override var keyCommands: [KeyCommand] {
         [
             KeyCommand(AddTodoCommands.save) { [weak self] invocation in
-                self?.titleField.text = invocation.typedCommand?.text() ?? ""
-                self?.save()
+                // Typed, the title is the command's text; the field is for what is typed in it.
+                self?.listener?.didTapSave(title: invocation.typedCommand?.text() ?? "")
                 return .handled
             },
             KeyCommand(AddTodoCommands.cancel) { [weak self] _ in

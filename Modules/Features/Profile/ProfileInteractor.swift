@@ -14,11 +14,14 @@ public protocol ProfileListener: AnyObject {}
 protocol ProfilePresentable: Presentable {
     var listener: (any ProfilePresentableListener)? { get set }
     func present(_ state: ProfileState)
+    /// Posts `notice` to the status line; `nil` clears this screen's last. A notice posted
+    /// while the screen is off shows when it comes on.
+    func post(_ notice: Notice?)
 }
 
 /// Owns the profile's ``ProfileReactor``: activation loads the profile, the screen's first
 /// appearance asks for a photo, the view's taps become actions, and each state goes to the view
-/// while the RIB is active.
+/// while the RIB is active, with each notice the reactor sets posted once.
 ///
 /// The photo waits for the screen, as a UIKit screen starts its request in `viewDidAppear`: an
 /// app that opens on its Todo tab sends no request it may never show, and its first frame never
@@ -46,6 +49,8 @@ final class ProfileInteractor: PresentableInteractor<any ProfilePresentable>, Pr
             MainActor.assumeIsolated { self?.presenter.present(state) }
         }
         .cancelOnDeactivate(interactor: self)
+        reactor.pulse(\.notice) { [weak self] notice in self?.presenter.post(notice) }
+            .cancelOnDeactivate(interactor: self)
         reactor.send(.load)
         if hasAppeared { askForFirstPhoto() }
     }
@@ -68,5 +73,7 @@ final class ProfileInteractor: PresentableInteractor<any ProfilePresentable>, Pr
     func didTapFavorite() { reactor.send(.toggleFavorite) }
     func didChangeName(_ name: String) { reactor.send(.setName(name)) }
     func didChangeBio(_ bio: String) { reactor.send(.setBio(bio)) }
-    func didBrowseFavorites(offset: Int?) { reactor.send(.browseFavorites(offset: offset)) }
+    func didStepFavorites(by steps: Int) { reactor.send(.browseFavorites(.by(steps))) }
+    func didSelectFavorite(at index: Int) { reactor.send(.browseFavorites(.to(index))) }
+    func didEndBrowsing() { reactor.send(.browseFavorites(.end)) }
 }

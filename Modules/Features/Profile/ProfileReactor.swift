@@ -5,7 +5,7 @@ import Reactor
 
 /// The profile screen's state machine: the name and bio (in UserDefaults), the flavor's pet
 /// photo, fetched and decoded, and the favourites, browsable one by one. A failed request or
-/// save becomes a status line; the rest of the app goes on.
+/// save becomes a ``Domain/Notice`` for the status line; the rest of the app goes on.
 @MainActor
 final class ProfileReactor: Reactor {
     enum Action: Sendable {
@@ -17,9 +17,18 @@ final class ProfileReactor: Reactor {
         case toggleFavorite
         case setName(String)
         case setBio(String)
-        /// Show the favourite `offset` places from the one shown (or the first), or stop
-        /// browsing with `nil`.
-        case browseFavorites(offset: Int?)
+        /// Show another favourite, or stop browsing.
+        case browseFavorites(FavoriteMove)
+    }
+
+    /// Where browsing the favourites goes.
+    enum FavoriteMove: Sendable {
+        /// The favourite `steps` places from the one shown, going round; the first when none is.
+        case by(Int)
+        /// The favourite at this index of the list.
+        case to(Int)
+        /// Back to the photo the API gave last.
+        case end
     }
 
     enum Mutation: Sendable {
@@ -30,7 +39,8 @@ final class ProfileReactor: Reactor {
         case failLoading(PetPhotoError)
         case setFavorites([PetPhoto], isFavorite: Bool)
         case browse(Int?)
-        case setStatus(StatusMessage?)
+        /// Says what happened; `nil` clears the screen's last notice.
+        case notify(Notice?)
     }
 
     /// The smallest picture decoded: wider than most terminals are columns, and two pixels a
@@ -62,8 +72,8 @@ final class ProfileReactor: Reactor {
             return save("Name") { $0.name = name }
         case .setBio(let bio):
             return save("Bio") { $0.bio = bio }
-        case .browseFavorites(let offset):
-            return browse(by: offset)
+        case .browseFavorites(let move):
+            return browse(move)
         }
     }
 
@@ -76,14 +86,13 @@ final class ProfileReactor: Reactor {
             await favorites.open()
             let shown = currentState.photo
             send(.setFavorites(favorites.photos, isFavorite: shown.map(favorites.contains) ?? false))
-            let status = favorites.loadError.map { StatusMessage.failure("Favourites: \($0)") }
+            var notice = favorites.loadError.map { Notice.failure("Favourites: \($0)") }
             switch await profile {
-            case .success(let profile):
-                send(.setProfile(profile))
-                send(.setStatus(status))
-            case .failure(let error):
-                send(.setStatus(status ?? .failure("Profile: \(error)")))
+            case .success(let profile): send(.setProfile(profile))
+            case .failure(let error): notice = notice ?? .failure("Profile: \(error)")
             }
+            // Only a failure is said: a screen read as it should be has nothing to tell.
+            if let notice { send(.notify(notice)) }
         }
     }
 
@@ -135,47 +144,53 @@ final class ProfileReactor: Reactor {
 
     private func toggleFavorite() -> Mutations<Mutation> {
         guard let photo = currentState.photo else {
-            return .just(.setStatus(.failure("There is no photo to keep yet; press r (or type `refresh`).")))
+            return .just(.notify(.failure("There is no photo to keep yet; press r (or type `refresh`).")))
         }
         let favorites = self.favorites
         return .run { send in
             do {
                 let isFavorite = try await favorites.toggle(photo)
                 send(.setFavorites(favorites.photos, isFavorite: isFavorite))
-                send(.setStatus(.success(isFavorite ? "Kept as a favourite." : "Removed from favourites.")))
+                send(.notify(.success(isFavorite ? "Kept as a favourite." : "Removed from favourites.")))
             } catch {
                 send(.setFavorites(favorites.photos, isFavorite: favorites.contains(photo)))
-                send(.setStatus(.failure("Favourites not saved: \(error)")))
+                send(.notify(.failure("Favourites not saved: \(error)")))
             }
         }
     }
 
-    private func browse(by offset: Int?) -> Mutations<Mutation> {
+    private func browse(_ move: FavoriteMove) -> Mutations<Mutation> {
         let kept = favorites.photos
         let photos = self.photos
-        guard let offset else {
+        let index: Int
+        switch move {
+        case .by(let steps):
+            index = currentState.browsedFavorite.map { $0 + steps } ?? 0
+        case .to(let wanted):
+            index = wanted
+        case .end:
             // Back to the photo the API gave last.
             let current = currentState.photo
             return .run { send in
                 send(.browse(nil))
-                send(.setStatus(nil))
+                send(.notify(nil))
                 guard let current else { return }
                 let (bitmap, failure) = await Self.image(of: current, from: photos)
                 send(.setImage(bitmap, failure: failure))
             }
         }
         guard !kept.isEmpty else {
-            return .just(.setStatus(.failure("No favourites yet: press f to keep the photo shown.")))
+            return .just(.notify(.failure("No favourites yet: press f to keep the photo shown.")))
         }
-        let current = currentState.browsedFavorite
-        let index = current.map { (($0 + offset) % kept.count + kept.count) % kept.count } ?? 0
-        let photo = kept[index]
+        // Round the list either way: ← from the first is the last.
+        let shown = (index % kept.count + kept.count) % kept.count
+        let photo = kept[shown]
         return .run { send in
-            send(.browse(index))
+            send(.browse(shown))
             send(
-                .setStatus(
-                    StatusMessage(
-                        "Favourite \(index + 1) of \(kept.count): \(photo.breed ?? "breed unknown").")))
+                .notify(
+                    Notice(
+                        "Favourite \(shown + 1) of \(kept.count): \(photo.breed ?? "breed unknown").")))
             let (bitmap, failure) = await Self.image(of: photo, from: photos)
             send(.setImage(bitmap, failure: failure))
         }
@@ -191,10 +206,10 @@ final class ProfileReactor: Reactor {
             do {
                 try await profiles.saveProfile(changed)
                 send(.setProfile(changed))
-                send(.setStatus(.success("\(field) saved.")))
+                send(.notify(.success("\(field) saved.")))
             } catch {
                 send(.setProfile(changed))
-                send(.setStatus(.failure("Profile not saved: \(error)")))
+                send(.notify(.failure("Profile not saved: \(error)")))
             }
         }
     }
@@ -217,11 +232,11 @@ final class ProfileReactor: Reactor {
         case .setImage(let bitmap, let failure):
             state.bitmap = bitmap
             state.imageFailure = failure
-            if let failure { state.status = .failure(failure) }
+            if let failure { state.notice.value = .failure(failure) }
         case .failLoading(let error):
             state.isLoading = false
             state.photoFailure = error
-            state.status = .failure(error.description)
+            state.notice.value = .failure(error.description)
         case .setFavorites(let favorites, let isFavorite):
             state.favorites = favorites
             state.isFavorite = isFavorite
@@ -229,8 +244,8 @@ final class ProfileReactor: Reactor {
             state.browsedFavorite = index
             state.bitmap = nil
             state.imageFailure = nil
-        case .setStatus(let status):
-            state.status = status
+        case .notify(let notice):
+            state.notice.value = notice
         }
         return state
     }

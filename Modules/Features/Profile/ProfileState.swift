@@ -1,5 +1,6 @@
 import Domain
 import HeadlessUI
+import Reactor
 
 /// What the profile screen shows.
 struct ProfileState: Equatable, Sendable {
@@ -19,12 +20,9 @@ struct ProfileState: Equatable, Sendable {
     var favorites: [PetPhoto] = []
     /// The favourite being looked at, when browsing them (an index into ``favorites``).
     var browsedFavorite: Int?
-    /// What just happened, for the status line.
-    var status: StatusMessage? {
-        didSet { statusRevision += 1 }
-    }
-    /// Counts the statuses set, so that the same sentence twice still shows twice.
-    var statusRevision = 0
+    /// What just happened, for the status line: a pulse, so that the same sentence twice still
+    /// shows twice (`nil` clears the line).
+    var notice = Pulse<Notice?>(nil)
 
     var favoriteCount: Int { favorites.count }
 }

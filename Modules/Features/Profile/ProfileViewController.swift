@@ -14,8 +14,12 @@ protocol ProfilePresentableListener: AnyObject {
     func didTapFavorite()
     func didChangeName(_ name: String)
     func didChangeBio(_ bio: String)
-    /// Show the favourite `offset` places on (the first when not browsing), or stop with `nil`.
-    func didBrowseFavorites(offset: Int?)
+    /// Show the favourite `steps` places on, going round (the first when not browsing).
+    func didStepFavorites(by steps: Int)
+    /// Show the favourite at `index` in the list.
+    func didSelectFavorite(at index: Int)
+    /// Stop browsing: back to the latest photo.
+    func didEndBrowsing()
 }
 
 /// The person, the flavor's pet photo drawn as large as the screen allows, and the buttons.
@@ -39,8 +43,6 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         self?.listener?.didTapFavorite()
     }
     private(set) var state: ProfileState?
-    private var shownStatus: StatusMessage?
-    private var shownStatusRevision = 0
 
     override init() {
         super.init()
@@ -52,10 +54,7 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         let profileView = ProfileView(
             name: nameLabel, bio: bioLabel, image: imageView, buttons: [refreshButton, favoriteButton],
             count: favoritesLabel)
-        profileView.onSelectFavorite = { [weak self] index in
-            // The reactor browses by steps from the favourite shown.
-            self?.listener?.didBrowseFavorites(offset: index - (self?.state?.browsedFavorite ?? 0))
-        }
+        profileView.onSelectFavorite = { [weak self] index in self?.listener?.didSelectFavorite(at: index) }
         view = profileView
     }
 
@@ -72,23 +71,23 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         self.state = state
         guard isViewLoaded else { return }
         show(state)
-        showStatus(of: state)
         view.setNeedsDisplay()
     }
 
-    /// A status set while the screen was off (the profile could not be read at launch) shows
-    /// when it comes on, and the first time, the photo is asked for.
-    override func viewDidAppear() {
-        super.viewDidAppear()
-        if let state { showStatus(of: state) }
-        listener?.didAppear()
+    /// A notice posted while the screen was off (the profile could not be read at launch) waits
+    /// in the window until the screen comes on (`Window.post(_:from:)`).
+    func post(_ notice: Notice?) {
+        // Notice.Kind and StatusMessage.Kind share their names (TodoTests checks every one).
+        post(
+            notice.map {
+                StatusMessage($0.text, kind: StatusMessage.Kind(rawValue: $0.kind.rawValue) ?? .info)
+            })
     }
 
-    private func showStatus(of state: ProfileState) {
-        guard state.statusRevision != shownStatusRevision, let window = view.window else { return }
-        shownStatusRevision = state.statusRevision
-        window.updateStatus(from: shownStatus, to: state.status)
-        shownStatus = state.status
+    /// The first time the screen comes on, the photo is asked for.
+    override func viewDidAppear() {
+        super.viewDidAppear()
+        listener?.didAppear()
     }
 
     private func show(_ state: ProfileState) {
@@ -147,7 +146,7 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
                 return .handled
             },
             KeyCommand(ProfileCommands.favorites) { [weak self] _ in
-                self?.listener?.didBrowseFavorites(offset: 0)
+                self?.listener?.didStepFavorites(by: 0)
                 return .handled
             },
             KeyCommand(ProfileCommands.name) { [weak self] invocation in
@@ -160,15 +159,15 @@ final class ProfileViewController: ViewController, ProfilePresentable, ProfileVi
         if state?.browsedFavorite != nil {
             commands += [
                 KeyCommand(ProfileCommands.next) { [weak self] _ in
-                    self?.listener?.didBrowseFavorites(offset: 1)
+                    self?.listener?.didStepFavorites(by: 1)
                     return .handled
                 },
                 KeyCommand(ProfileCommands.previous) { [weak self] _ in
-                    self?.listener?.didBrowseFavorites(offset: -1)
+                    self?.listener?.didStepFavorites(by: -1)
                     return .handled
                 },
                 KeyCommand(ProfileCommands.endBrowsing) { [weak self] _ in
-                    self?.listener?.didBrowseFavorites(offset: nil)
+                    self?.listener?.didEndBrowsing()
                     return .handled
                 },
             ]

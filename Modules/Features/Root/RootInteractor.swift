@@ -1,5 +1,4 @@
 import Domain
-import HeadlessUI
 import Profile
 import RIBs
 import Todo
@@ -14,8 +13,8 @@ protocol RootPresentable: Presentable {
     var listener: (any RootPresentableListener)? { get set }
     /// Shows the tab titled `title`, without telling the listener.
     func selectTab(titled title: String)
-    /// Shows `status` in the status line.
-    func show(status: StatusMessage)
+    /// Posts `notice` to the status line.
+    func post(_ notice: Notice?)
 }
 
 /// The root's logic: it shows the tab the user left last time and keeps each tab they choose,
@@ -28,7 +27,6 @@ final class RootInteractor: PresentableInteractor<any RootPresentable>, RootInte
     let reactor: RootReactor
     /// Whether the user chose a tab in this run: the kept one, read later, no longer replaces it.
     private var hasChosenTab = false
-    private var shownFailureRevision = 0
 
     init(presenter: any RootPresentable, reactor: RootReactor) {
         self.reactor = reactor
@@ -44,15 +42,13 @@ final class RootInteractor: PresentableInteractor<any RootPresentable>, RootInte
             MainActor.assumeIsolated { self?.present(state) }
         }
         .cancelOnDeactivate(interactor: self)
+        reactor.pulse(\.notice) { [weak self] notice in self?.presenter.post(notice) }
+            .cancelOnDeactivate(interactor: self)
         reactor.send(.restoreTab)
     }
 
     private func present(_ state: RootReactor.State) {
         if let tab = state.restoredTab, !hasChosenTab { presenter.selectTab(titled: tab) }
-        if state.failureRevision != shownFailureRevision, let failure = state.failure {
-            shownFailureRevision = state.failureRevision
-            presenter.show(status: failure)
-        }
     }
 
     func didSelectTab(titled title: String) {

@@ -1,9 +1,9 @@
 import Domain
-import HeadlessUI
 import Reactor
 
 /// The root's state machine: it reads the tab kept from the last launch and keeps each tab
-/// chosen, awaiting the preferences store off the main actor; a failure becomes a status line.
+/// chosen, awaiting the preferences store off the main actor; a failure becomes a notice for the
+/// status line.
 @MainActor
 final class RootReactor: Reactor {
     enum Action: Sendable {
@@ -15,16 +15,15 @@ final class RootReactor: Reactor {
 
     enum Mutation: Sendable {
         case restore(tab: String)
-        case fail(StatusMessage)
+        case fail(Notice)
     }
 
     struct State: Sendable {
         /// The tab kept from the last launch, once read; `nil` before, or when none was kept.
         var restoredTab: String?
-        /// Why a tab could not be read or kept, for the status line.
-        var failure: StatusMessage?
-        /// Counts the failures, so that the same sentence twice still shows twice.
-        var failureRevision = 0
+        /// Why a tab could not be read or kept, for the status line: a pulse, so that the same
+        /// sentence twice still shows twice.
+        var notice = Pulse<Notice?>(nil)
     }
 
     let initialState = State()
@@ -61,9 +60,7 @@ final class RootReactor: Reactor {
         var state = state
         switch mutation {
         case .restore(let tab): state.restoredTab = tab
-        case .fail(let status):
-            state.failure = status
-            state.failureRevision += 1
+        case .fail(let notice): state.notice.value = notice
         }
         return state
     }

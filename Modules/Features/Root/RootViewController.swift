@@ -1,3 +1,4 @@
+import Domain
 import HeadlessUI
 import RIBs
 import RIBsHeadlessUI
@@ -48,8 +49,12 @@ final class RootViewController: TabBarController, RootPresentable, RootViewContr
         selectedIndex = index
     }
 
-    func show(status: StatusMessage) {
-        view.window?.status = status
+    func post(_ notice: Notice?) {
+        // Notice.Kind and StatusMessage.Kind share their names (TodoTests checks every one).
+        post(
+            notice.map {
+                StatusMessage($0.text, kind: StatusMessage.Kind(rawValue: $0.kind.rawValue) ?? .info)
+            })
     }
 
     // MARK: Tabs

@@ -5,19 +5,15 @@ import RIBs
 /// What Todo needs from its parent.
 @MainActor
 public protocol TodoDependency: Dependency {
-    /// Where the todos are kept; Todo's scope opens the one ``Domain/TodoBook`` over it.
+    /// Where the todos are kept; Todo's reactor reads them and records each change there.
     var todoRepository: any TodoRepository { get }
     /// Where the list's filter is kept between launches.
     var screenPreferences: any ScreenPreferencesRepository { get }
 }
 
-/// Todo's scope. It owns the todos: the book lives here, and only this RIB's reactor changes
-/// it. It is also AddTodo's dependency (`TodoComponent+AddTodo.swift`).
-public final class TodoComponent: Component<any TodoDependency> {
-    @MainActor var todoBook: TodoBook {
-        shared { TodoBook(repository: dependency.todoRepository) }
-    }
-}
+/// Todo's scope. It owns the todos: only this RIB's reactor reads and changes them. It is also
+/// AddTodo's dependency (`TodoComponent+AddTodo.swift`).
+public final class TodoComponent: Component<any TodoDependency> {}
 
 /// What Todo's parent builds it with.
 @MainActor
@@ -33,13 +29,13 @@ public final class TodoBuilder: Builder<any TodoDependency>, TodoBuildable {
         super.init(dependency: dependency)
     }
 
-    /// Wires the list's reactor, over the book this RIB's component opens, to the interactor
-    /// and the table.
+    /// Wires the list's reactor, over the todo repository, to the interactor and the table.
     public func build(withListener listener: any TodoListener) -> any TodoRouting {
         let component = TodoComponent(dependency: dependency)
         let viewController = TodoViewController()
-        let preferences = component.dependency.screenPreferences
-        let reactor = TodoReactor(book: component.todoBook, preferences: preferences)
+        let reactor = TodoReactor(
+            repository: component.dependency.todoRepository,
+            preferences: component.dependency.screenPreferences)
         let interactor = TodoInteractor(presenter: viewController, reactor: reactor)
         interactor.listener = listener
         return TodoRouter(

@@ -21,10 +21,13 @@ public protocol TodoListener: AnyObject {}
 protocol TodoPresentable: Presentable {
     var listener: (any TodoPresentableListener)? { get set }
     func present(_ state: TodoReactor.State)
+    /// Posts `notice` to the status line; `nil` clears this screen's last.
+    func post(_ notice: Notice?)
 }
 
 /// Owns the list's ``TodoReactor``: the view's taps and AddTodo's title become actions, and
-/// each state the reactor publishes goes to the view while the RIB is active.
+/// each state the reactor publishes goes to the view while the RIB is active, with each notice
+/// it sets posted once.
 @MainActor
 final class TodoInteractor: PresentableInteractor<any TodoPresentable>, TodoInteractable,
     TodoPresentableListener
@@ -46,6 +49,8 @@ final class TodoInteractor: PresentableInteractor<any TodoPresentable>, TodoInte
             MainActor.assumeIsolated { self?.presenter.present(state) }
         }
         .cancelOnDeactivate(interactor: self)
+        reactor.pulse(\.notice) { [weak self] notice in self?.presenter.post(notice) }
+            .cancelOnDeactivate(interactor: self)
         reactor.send(.load)
     }
 

@@ -34,9 +34,6 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
     private(set) var todos: [Todo] = []
     private(set) var filter = TodoFilter.all
     private var hasPresented = false
-    private var shownCount = 0
-    private var shownStatus: StatusMessage?
-    private var shownStatusRevision = 0
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -75,8 +72,6 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         loadViewIfNeeded()
         let selectedID = tableView.selectedRow.flatMap { todos.indices.contains($0) ? todos[$0].id : nil }
         let previousRow = tableView.selectedRow
-        let added = hasPresented && state.list.todos.count > shownCount
-        shownCount = state.list.todos.count
         todos = state.visible
         filter = state.filter
         let total = state.list.todos.count
@@ -90,9 +85,9 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
         navigationController?.tabBarItem.badgeValue = active > 0 ? "\(active)" : nil
         tableView.reloadData()
         tableView.layoutIfNeeded()
-        if added, state.filter != .done, let last = todos.indices.last {
+        if let added = Self.lastAdded(by: state.lastChanges, in: todos) {
             // A new todo goes to the end of the list: select it and bring it on screen.
-            tableView.selectRow(at: last)
+            tableView.selectRow(at: added)
         } else if let selectedID, let row = todos.firstIndex(where: { $0.id == selectedID }) {
             tableView.selectRow(at: row)
         } else if !todos.isEmpty {
@@ -100,14 +95,25 @@ final class TodoViewController: ViewController, TodoPresentable, TodoViewControl
             tableView.selectRow(
                 at: min(previousRow ?? 0, todos.count - 1), scrollPosition: hasPresented ? .none : .top)
         }
-        // The list read at launch is a first show, not todos added to an empty list.
         hasPresented = hasPresented || state.isLoaded
-        if state.statusRevision != shownStatusRevision {
-            shownStatusRevision = state.statusRevision
-            view.window?.updateStatus(from: shownStatus, to: state.status)
-            shownStatus = state.status
-        }
         view.setNeedsDisplay()
+    }
+
+    func post(_ notice: Notice?) {
+        // Notice.Kind and StatusMessage.Kind share their names (TodoTests checks every one).
+        post(
+            notice.map {
+                StatusMessage($0.text, kind: StatusMessage.Kind(rawValue: $0.kind.rawValue) ?? .info)
+            })
+    }
+
+    /// The row of the last todo `changes` added (one, or those an undo put back), when it is
+    /// among `todos`, the rows shown.
+    private static func lastAdded(by changes: [TodoChange], in todos: [Todo]) -> Int? {
+        for case .added(let todo) in changes.reversed() {
+            return todos.lastIndex { $0.id == todo.id }
+        }
+        return nil
     }
 
     // MARK: The table

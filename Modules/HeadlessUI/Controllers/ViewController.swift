@@ -224,6 +224,7 @@ open class ViewController {
         case .appearing:
             appearanceState = .appeared
             viewDidAppear()
+            window?.controllerDidAppear(self)
         case .disappearing:
             appearanceState = .disappeared
             viewDidDisappear()

@@ -29,11 +29,11 @@ open class Window: View {
     /// What the terminal shows; views read it while drawing (``DrawingContext/capabilities``).
     /// ``TerminalApplication`` sets it from the terminal's environment.
     public var capabilities = TerminalCapabilities()
-    /// The outcome of the user's last action, which a ``StatusBar`` shows. Setting it asks for a
-    /// frame (`View.setNeedsDisplay()`).
-    public var status: StatusMessage? {
-        didSet { if status != oldValue { setNeedsDisplay() } }
-    }
+    /// What the status line shows, which a ``StatusBar`` draws: the newest post of a controller
+    /// on screen (``post(_:from:)``); `nil` when that post cleared the line or there is none.
+    public var status: StatusMessage? { statusPosts.shown(in: self) }
+    /// Every controller's latest post to the status line.
+    var statusPosts = StatusPosts()
     /// Draws a frame when something changed outside an input event; ``TerminalApplication``
     /// sets it. See `View.setNeedsDisplay()`.
     public var onNeedsDisplay: (@MainActor () -> Void)?

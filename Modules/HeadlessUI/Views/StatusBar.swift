@@ -3,8 +3,9 @@ import Layout
 /// What happened after the user's last action, for a ``StatusBar``: one sentence, and whether it
 /// went well.
 public struct StatusMessage: Sendable, Hashable, CustomStringConvertible {
-    /// How the message reads.
-    public enum Kind: Sendable, Hashable {
+    /// How the message reads. The raw values name the kinds, so that a message can be made from
+    /// another module's notice of the same kind.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A neutral note: where a command belongs, what a key does.
         case info
         /// Something was done.
@@ -37,7 +38,7 @@ public struct StatusMessage: Sendable, Hashable, CustomStringConvertible {
 /// failures bold in red, successes in green, notes plain. Text that does not fit ends in `…`.
 ///
 /// ```swift
-/// view.window?.status = .failure("There is no row 12.")
+/// post(.failure("There is no row 12."))    // in a view controller: Window.post(_:from: self)
 /// ```
 open class StatusBar: View, Drawable {
     /// How each kind of message is drawn.
@@ -75,18 +76,5 @@ extension View {
     /// ``TerminalApplication`` sets). Does nothing for a view outside a window.
     public func setNeedsDisplay() {
         window?.onNeedsDisplay?()
-    }
-}
-
-extension Window {
-    /// Moves the status line from `previous`, the last message a screen showed, to `status`, the
-    /// one it shows now: a message replaces whatever is shown; `nil` clears the line only while
-    /// it still shows that screen's message, so another screen's newer one stays.
-    public func updateStatus(from previous: StatusMessage?, to status: StatusMessage?) {
-        if let status {
-            self.status = status
-        } else if self.status == previous {
-            self.status = nil
-        }
     }
 }

@@ -24,7 +24,7 @@ public final class InMemoryTodoRepository: TodoRepository {
         contents = Mutex(Contents(todos: todos, loadFailure: loadFailure, skipped: skipped))
     }
 
-    /// The list as the last successful ``record(_:todos:)`` left it.
+    /// The list as the last successful ``record(_:)`` left it.
     public var savedTodos: [Todo] { contents.withLock { $0.todos } }
     /// How many changes were recorded without a failure.
     public var saveCount: Int { contents.withLock { $0.saves } }
@@ -74,11 +74,9 @@ public final class InMemoryTodoRepository: TodoRepository {
         return loaded
     }
 
-    /// Keeps `todos` whole, or throws the failure set with ``failSaves(with:)``; first waits
-    /// while saves are held (``holdSaves()``).
-    nonisolated(nonsending) public func record(_ change: TodoChange, todos: [Todo])
-        async throws(RepositoryError)
-    {
+    /// Applies `change` to the todos held, or throws the failure set with ``failSaves(with:)``;
+    /// first waits while saves are held (``holdSaves()``).
+    nonisolated(nonsending) public func record(_ change: TodoChange) async throws(RepositoryError) {
         await withCheckedContinuation { (held: CheckedContinuation<Void, Never>) in
             let goesOn = contents.withLock { contents in
                 guard contents.holdsSaves else { return true }
@@ -89,7 +87,7 @@ public final class InMemoryTodoRepository: TodoRepository {
         }
         let failure: RepositoryError? = contents.withLock { contents in
             if let failure = contents.saveFailure { return failure }
-            contents.todos = todos
+            change.apply(to: &contents.todos)
             contents.saves += 1
             return nil
         }
