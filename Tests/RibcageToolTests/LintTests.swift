@@ -187,7 +187,9 @@ struct RoleRuleTests {
         #expect(linter.diagnostics().filter { $0.rule == "roles" }.allSatisfy { $0.severity == .error })
     }
 
-    @Test("a test target that does not import its module's own dependencies declares nothing redundant")
+    @Test(
+        "in Ribcage's format a test target's inherited dependencies are not redundant; in a package without Project.swift.md they are"
+    )
     func inheritedTestDependencies() {
         let package = DescribedPackage(
             name: "Inherit", path: "/inherit",
@@ -199,17 +201,34 @@ struct RoleRuleTests {
                     name: "KitTests", type: "test", path: "Tests/KitTests",
                     targetDependencies: ["Kit", "Base", "Spare"]),
             ])
-        let linter = Linter(
-            package: package, manifest: nil,
-            sources: [
-                "Base": [.init(path: "Sources/Base/B.swift", text: "public let base = 1\n")],
-                "Kit": [.init(path: "Sources/Kit/K.swift", text: "import Base\n")],
-                "KitTests": [.init(path: "Tests/KitTests/T.swift", text: "import Kit\n")],
-            ], toolchain: LintRuleTests.toolchain)
+        let sources: [String: [Linter.SourceFile]] = [
+            "Base": [.init(path: "Sources/Base/B.swift", text: "public let base = 1\n")],
+            "Kit": [.init(path: "Sources/Kit/K.swift", text: "import Base\n")],
+            "KitTests": [.init(path: "Tests/KitTests/T.swift", text: "import Kit\n")],
+        ]
+        let workspace = ProjectManifest(
+            markdown: """
+                ## Modules
+
+                | Module | Path | Layer | Role | Dependencies | Test target |
+                |---|---|---|---|---|---|
+                | Base | Sources/Base | Core | library | — | — |
+                | Kit | Sources/Kit | Core | library | Base | KitTests |
+                | Spare | Sources/Spare | Core | library | — | — |
+                """)
+        let inRibcageFormat = Linter(
+            package: package, manifest: workspace, sources: sources, toolchain: LintRuleTests.toolchain)
         #expect(
-            LintRuleTests.messages(linter, rule: "redundant-dependency") == [
+            LintRuleTests.messages(inRibcageFormat, rule: "redundant-dependency") == [
                 "'KitTests' declares 'Spare' but never imports it"
             ], "Base comes with Kit; Spare is the test's own")
+        let elsewhere = Linter(
+            package: package, manifest: nil, sources: sources, toolchain: LintRuleTests.toolchain)
+        #expect(
+            LintRuleTests.messages(elsewhere, rule: "redundant-dependency") == [
+                "'KitTests' declares 'Base' but never imports it",
+                "'KitTests' declares 'Spare' but never imports it",
+            ])
     }
 }
 

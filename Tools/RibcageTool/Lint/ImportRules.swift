@@ -84,7 +84,10 @@ extension Linter {
                 }
             }
             if !Self.importsNothingByDesign(target) {
-                let inherited = Self.inheritedDependencies(of: target, targets: targetsByName)
+                // In this workspace's format a test target gets its module's dependencies by
+                // construction (Project.swift.md's Table format); elsewhere each is written by hand.
+                let inherited =
+                    manifest == nil ? [] : Self.inheritedDependencies(of: target, targets: targetsByName)
                 result.unimported = target.dependencies.filter { dependency in
                     modules(of: dependency).allSatisfy { !used.contains($0) }
                         && !isBuiltRatherThanImported(dependency, targets: targetsByName)
@@ -96,9 +99,9 @@ extension Linter {
         return results
     }
 
-    /// For a test target, the dependencies of the targets it tests: a manifest may hand a test
-    /// target its module's dependencies by default (this workspace's does), so one the tests do
-    /// not import is not redundant.
+    /// For a test target, the dependencies of the targets it tests: a workspace in Ribcage's
+    /// format hands a test target its module's dependencies, so one the tests do not import is
+    /// not redundant there.
     private static func inheritedDependencies(
         of target: DescribedPackage.Target, targets: [String: DescribedPackage.Target]
     ) -> Set<String> {
