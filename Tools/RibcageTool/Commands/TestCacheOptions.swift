@@ -157,7 +157,7 @@ struct TestCacheOptions: ParsableArguments {
         for suite in suites {
             guard let key = keys[suite.testTarget] else { continue }
             let hit = await session.cache.lookUp(key)?.entry
-            let latest = try await session.cache.latestEntry(of: suite.testTarget)
+            let latest = try await session.cache.latestEntry(of: suite.testTarget, withParts: true)
             let shown = hit ?? latest
             let inputs = session.inputs
             let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
