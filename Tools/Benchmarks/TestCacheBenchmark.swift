@@ -212,8 +212,11 @@ struct TestCacheBenchmark: AsyncParsableCommand {
         print(
             "ribcage test (no cache):            \(String(format: "%7.1f s", uncached.seconds))  \(uncached.closing)"
         )
+        // The empty cache's run is the traced one: each suite in a `swift test` of its own under
+        // strace, those Project.swift.md declares untraced beside them; the ratio is the trace's cost.
         print(
-            "ribcage test --cache, empty cache:  \(String(format: "%7.1f s", cold.seconds))  \(cold.closing)")
+            "ribcage test --cache, empty cache:  \(String(format: "%7.1f s", cold.seconds))  \(cold.closing)  (\(String(format: "%.2f", cold.seconds / uncached.seconds))× uncached: traced; the goal is at most 1.15×)"
+        )
         print(
             "ribcage test --cache, warm:         \(String(format: "%7.1f s", warm.seconds))  \(warm.closing)  (\(Measurement.ratio(uncached.seconds / warm.seconds)) faster than uncached)"
         )
