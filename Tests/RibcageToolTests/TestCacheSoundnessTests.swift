@@ -246,6 +246,14 @@ struct TestCacheSoundnessTests {
         #expect(deleted.errors.contains("FixtureTests: read Tests/Fixtures/value.txt"), "\(deleted.errors)")
     }
 
+    /// A test that fails under a tracer, as one that runs strace itself does: it looks for its tracer.
+    static let failsTraced = test(
+        "untraced",
+        reading: """
+                let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+                #expect(status.contains("TracerPid:\\t0\\n"))
+            """)
+
     @Test(
         "a suite that fails only under the trace runs again without it: green, said, and never stored",
         .enabled(if: Shell.isOnPath("strace"), "strace is not installed (Tools/install-system-packages)"))
@@ -257,14 +265,7 @@ struct TestCacheSoundnessTests {
             import PackageDescription
             let package = Package(name: "Traced", targets: [.testTarget(name: "TracedTests")])
             """, to: "Package.swift")
-        // As a test that runs strace itself fails when traced: it looks for its tracer.
-        try folder.write(
-            Self.test(
-                "untraced",
-                reading: """
-                        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-                        #expect(status.contains("TracerPid:\\t0\\n"))
-                    """), to: "Tests/TracedTests/TracedTests.swift")
+        try folder.write(Self.failsTraced, to: "Tests/TracedTests/TracedTests.swift")
         let cacheHome = folder.url.appendingPathComponent("cache")
         // The second run remembers it and starts it untraced, once.
         for (run, said) in [
@@ -277,5 +278,53 @@ struct TestCacheSoundnessTests {
             #expect(
                 result.output.contains("1 passed, 0 failed, 0 skipped, 0 suites from cache"), "run \(run)")
         }
+    }
+
+    @Test(
+        "a suite Project.swift.md declares untraced runs untraced from a first run on, once, never stored",
+        .enabled(if: Shell.isOnPath("strace"), "strace is not installed (Tools/install-system-packages)"))
+    func declaredUntraced() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "Declared",
+                targets: [.testTarget(name: "TracedTests"), .testTarget(name: "PlainTests")])
+            """, to: "Package.swift")
+        try folder.write(Self.failsTraced, to: "Tests/TracedTests/TracedTests.swift")
+        try folder.write(
+            Self.test("plain", reading: "#expect(1 + 1 == 2)"), to: "Tests/PlainTests/PlainTests.swift")
+        try folder.write(
+            """
+            # Declared
+
+            ## Untraced test targets
+
+            | Test target | Why it runs without strace |
+            |-------------|----------------------------|
+            | `TracedTests` | It looks for its tracer |
+            """, to: "Project.swift.md")
+        let cacheHome = folder.url.appendingPathComponent("cache")
+        let first = try await Self.ribcage(["test", "--cache"], in: folder.url, cacheHome: cacheHome)
+        #expect(first.status == 0, "\(first.output)\n\(first.errors)")
+        #expect(
+            first.errors.contains(
+                "TracedTests: runs without strace, as Project.swift.md's Untraced test targets"),
+            "\(first.errors)")
+        #expect(!first.errors.contains("failed under strace"), "it never ran traced: \(first.errors)")
+        #expect(
+            first.output.contains("2 passed, 0 failed, 0 skipped, 0 suites from cache"), "\(first.output)")
+        // PlainTests was traced and stored; TracedTests, untraced, never is.
+        let second = try await Self.ribcage(["test", "--cache"], in: folder.url, cacheHome: cacheHome)
+        #expect(second.status == 0, "\(second.output)\n\(second.errors)")
+        let rows = second.output.split(separator: "\n")
+        #expect(
+            rows.contains { $0.hasPrefix("PlainTests ") && $0.contains("cached: green at") },
+            "\(second.output)")
+        #expect(rows.contains { $0.hasPrefix("TracedTests ") && !$0.contains("cached") }, "\(second.output)")
+        #expect(
+            second.output.contains("1 passed, 0 failed, 0 skipped, 1 suite from cache"), "\(second.output)")
     }
 }

@@ -80,18 +80,25 @@ struct TestCacheStoreTests {
         #expect(await cache.lookUp(Self.key) == nil)
         await cache.record(Self.entry(Self.key))
         let found = await cache.lookUp(Self.key)
-        #expect(found?.entry == Self.entry(Self.key))
+        #expect(found?.entry == Self.entry(Self.withoutParts(Self.key)))
         #expect(found?.source == .local)
         #expect(found?.entry.summary == "cached: green at abc1234 on ci-7, 2027-01-15 08:00 UTC")
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.url.appendingPathComponent("ac/\(Self.key.hash)").path))
-        #expect(try await cache.latestEntry(of: "CoreTests") == Self.entry(Self.key))
+        #expect(try await cache.latestEntry(of: "CoreTests", withParts: true) == Self.entry(Self.key))
+        #expect(try await cache.latestEntry(of: "CoreTests") == Self.entry(Self.withoutParts(Self.key)))
         #expect(warnings.all.isEmpty)
     }
 
-    @Test("a truncated, garbled or missing blob is a warning and a miss, never a hit")
-    func damagedEntries() async throws {
+    static func withoutParts(_ key: TestCacheKey) -> TestCacheKey {
+        TestCacheKey(testTarget: key.testTarget, parts: [], hash: key.hash)
+    }
+
+    /// A local store holding ``entry(_:)`` for ``key``, and the `ActionResult` that names it.
+    static func recordedEntry() async throws -> (
+        TemporaryFolder, Warnings, LocalBlobStore, TestCache, ActionResult
+    ) {
         let folder = try TemporaryFolder()
         let warnings = Warnings()
         let store = LocalBlobStore(folder: folder.url)
@@ -99,6 +106,65 @@ struct TestCacheStoreTests {
         await cache.record(Self.entry(Self.key))
         let action = try ActionResult(
             serialized: try #require(try await store.get(.actionCache, Self.key.hash)))
+        return (folder, warnings, store, cache, action)
+    }
+
+    @Test("the key's parts are a blob of their own, named by the ActionResult, that a look-up never reads")
+    func keyPartsApart() async throws {
+        let (folder, warnings, store, cache, action) = try await Self.recordedEntry()
+        #expect(
+            action.outputFiles.map(\.path) == ["ribcage-test-result.json", "ribcage-test-key-parts.json"])
+        let result = try #require(try await store.get(.contentStore, action.outputFiles[0].hash))
+        let parts = try #require(try await store.get(.contentStore, action.outputFiles[1].hash))
+        #expect(Int64(parts.count) == action.outputFiles[1].size)
+        let file = "Core.swift"  // JSONEncoder writes a slash as \/
+        #expect(!String(decoding: result, as: UTF8.self).contains(file))
+        #expect(String(decoding: parts, as: UTF8.self).contains(file))
+
+        // Without the parts blob, the entry is still a hit; only --explain-cache misses them.
+        try FileManager.default.removeItem(
+            at: folder.url.appendingPathComponent("cas/\(action.outputFiles[1].hash)"))
+        #expect(await cache.lookUp(Self.key)?.entry == Self.entry(Self.withoutParts(Self.key)))
+        #expect(try await cache.latestEntry(of: "CoreTests", withParts: true)?.key.parts == [])
+        let explained = CacheExplanation(
+            key: Self.key, hit: nil, latest: try await cache.latestEntry(of: "CoreTests", withParts: true)
+        ).text
+        #expect(explained.contains("without its key's parts: what changed is unknown"), "\(explained)")
+        #expect(warnings.all.isEmpty)
+    }
+
+    @Test("a result in the layout before recipe 4 (its key's parts inline) is a miss, never a hit")
+    func oldLayout() async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        let store = LocalBlobStore(folder: folder.url)
+        let cache = TestCache(local: store, remote: nil, warn: { warnings.add($0) })
+        // An entry as recipe 3 wrote it, recorded inputs and all, under this key's own action.
+        let old = Data(
+            """
+            {"date":"2027-01-15T08:00:00Z","host":"ci-7","key":{"hash":"\(Self.key.hash)","parts":\
+            [{"digest":"\(SHA256.hex("x"))","kind":"file","name":"Sources/Core/Core.swift"}],\
+            "testTarget":"CoreTests"},"passed":12,"recordedInputs":[],"seconds":0.5,"skipped":1,\
+            "testTarget":"CoreTests"}
+            """.utf8)
+        let digest = SHA256.hex(old)
+        try await store.put(.contentStore, digest, old)
+        try await store.put(
+            .actionCache, Self.key.hash,
+            ActionResult(outputFiles: [
+                .init(path: "ribcage-test-result.json", hash: digest, size: Int64(old.count))
+            ])
+            .serialized())
+        #expect(await cache.lookUp(Self.key) == nil)
+        #expect(await cache.localEntries([Self.key]).isEmpty)
+        #expect(warnings.all.last?.contains("is not a ribcage test result") == true, "\(warnings.all)")
+        // And the recipe changed, so a key of recipe 3 is never this one.
+        #expect(TestCacheKey.recipe == "ribcage-test-cache/4")
+    }
+
+    @Test("a truncated, garbled or missing blob is a warning and a miss, never a hit")
+    func damagedEntries() async throws {
+        let (folder, warnings, store, cache, action) = try await Self.recordedEntry()
         let blobHash = try #require(action.outputFiles.first?.hash)
         let blob = try #require(try await store.get(.contentStore, blobHash))
 
@@ -180,7 +246,7 @@ struct TestCacheRedRunTests {
         #expect(key.redSlot != key.hash)
         await cache.recordRed(Self.red(key, host: "ci-1"))
         #expect(await cache.lookUp(key) == nil)
-        #expect(await cache.lookUpRed(key) == Self.red(key, host: "ci-1"))
+        #expect(await cache.lookUpRed(key) == Self.red(TestCacheStoreTests.withoutParts(key), host: "ci-1"))
 
         // A server that was sent a red run under the green key still never answers green with it.
         let store = LocalBlobStore(folder: folder.url)

@@ -85,15 +85,23 @@ struct TestCacheOptions: ParsableArguments {
         let cached = suites.filter { hits[$0.testTarget] != nil }
         suites.removeAll { hits[$0.testTarget] != nil }
         let memory = UntraceableSuites(cacheFolder: session.cache.local.folder, package: package.name)
-        var untraceable: Set<String> = []
+        let selected = Set(suites.map(\.testTarget))
+        let declared = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+            try UntraceableSuites.declared(packageAt: root)
+        }.intersection(selected)
+        var remembered: Set<String> = []
         do {
-            untraceable = try await memory.known().intersection(suites.map(\.testTarget))
+            remembered = try await memory.known().intersection(selected).subtracting(declared)
         } catch {
             StandardError.write(
-                "warning: test cache: cannot read \(memory.folder.path), so every suite runs traced: \(error)\n"
+                "warning: test cache: cannot read \(memory.folder.path), so the suites it lists run traced: \(error)\n"
             )
         }
-        for testTarget in untraceable.sorted() { StandardError.write(memory.note(testTarget) + "\n") }
+        for testTarget in declared.sorted() {
+            StandardError.write(UntraceableSuites.declaredNote(testTarget) + "\n")
+        }
+        for testTarget in remembered.sorted() { StandardError.write(memory.note(testTarget) + "\n") }
+        let untraceable = declared.union(remembered)
         return TestCacheRun(
             session: session, keys: keys, cached: cached.compactMap { hits[$0.testTarget] },
             untraceable: untraceable, memory: memory)
@@ -149,7 +157,7 @@ struct TestCacheOptions: ParsableArguments {
         for suite in suites {
             guard let key = keys[suite.testTarget] else { continue }
             let hit = await session.cache.lookUp(key)?.entry
-            let latest = try await session.cache.latestEntry(of: suite.testTarget)
+            let latest = try await session.cache.latestEntry(of: suite.testTarget, withParts: true)
             let shown = hit ?? latest
             let inputs = session.inputs
             let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {

@@ -67,9 +67,15 @@ package struct CacheExplanation: Sendable {
             text += "  no earlier entry for \(key.testTarget) on this machine to compare with\n"
             return text
         }
+        let since = latest.summary.replacingOccurrences(of: "cached: ", with: "")
+        guard !latest.key.parts.isEmpty else {
+            // Copied from a server that had lost them: there is nothing to compare part by part.
+            text += "  the last entry (\(since)) is here without its key's parts: what changed is unknown\n"
+            text += recordedInputsText(of: latest)
+            return text
+        }
         let changes = key.changes(since: latest.key)
-        text +=
-            "  changed since the last entry (\(latest.summary.replacingOccurrences(of: "cached: ", with: ""))):\n"
+        text += "  changed since the last entry (\(since)):\n"
         if changes.isEmpty { text += "    nothing: the key's recipe changed\n" }
         for change in changes.prefix(40) {
             let part = change.part

@@ -68,10 +68,29 @@ package struct RecordedInput: Sendable, Hashable, Codable, Comparable {
             // A folder where a file was (or a file that cannot be read) is a change too.
             return (try? FileTreeDigests.digest(ofFile: path)) ?? absent
         case .listing:
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
-                return absent
+            guard let names = visibleNames(inFolder: path) else { return absent }
+            return SHA256.hex(names.sorted().joined(separator: "\n"))
+        }
+    }
+
+    /// The names in the folder at `path` but for hidden ones, in the order `readdir` gives them;
+    /// nil when it cannot be listed (or a read fails midway: a listing cut short is no listing).
+    /// `readdir` itself, as `FileManager`'s listing cost a look-up of 500 suites 20 ms.
+    static func visibleNames(inFolder path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else { return errno == 0 ? names : nil }
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(
+                    to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)
+                ) {
+                    String(cString: $0)
+                }
             }
-            return SHA256.hex(names.filter { !$0.hasPrefix(".") }.sorted().joined(separator: "\n"))
+            if !name.hasPrefix(".") { names.append(name) }
         }
     }
 }

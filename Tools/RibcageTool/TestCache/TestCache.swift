@@ -3,9 +3,10 @@ import Foundation
 /// A run of one test target, as the cache keeps it (a JSON blob in `/cas`): a green run, which
 /// later runs with the same inputs reuse, or a red one, kept only as evidence of flakiness
 /// (``TestCache/recordRed(_:)``) and never reused.
-package struct TestCacheEntry: Sendable, Equatable, Codable {
+package struct TestCacheEntry: Sendable, Equatable {
     package var testTarget: String
-    /// The key it was stored under, with its parts, for `--explain-cache`.
+    /// The key it was stored under; with its parts only as ``TestCache/latestEntry(of:withParts:)``
+    /// reads it for `--explain-cache` (they are a blob of their own, ``StoredEntry``).
     package var key: TestCacheKey
     /// Tests that passed, failed and were skipped in that run (`failed` is nil or 0 for a green
     /// run, and nil in entries written before red runs were kept).
@@ -94,8 +95,8 @@ package actor TestCache {
     private let warn: @Sendable (String) -> Void
     private var remoteIsDown = false
 
-    /// The output file name inside the `ActionResult` that points at an entry.
-    package static let entryFileName = "ribcage-test-result.json"
+    /// The output file name inside the `ActionResult` that points at an entry's result.
+    package static let entryFileName = StoredEntry.resultFileName
 
     /// A cache over `local` and, optionally, `remote`.
     package init(local: LocalBlobStore, remote: (any BlobStore)?, warn: @escaping @Sendable (String) -> Void)
@@ -110,24 +111,25 @@ package actor TestCache {
         case local, remote
     }
 
-    /// The green entry stored under `key`, or nil.
+    /// The green entry stored under `key`, or nil; its key without parts (a look-up needs the
+    /// hash only; ``latestEntry(of:withParts:)`` reads them for `--explain-cache`).
     package func lookUp(_ key: TestCacheKey) async -> (entry: TestCacheEntry, source: Source)? {
         do {
-            if let entry = try await readEntry(for: key, in: local) { return (entry, .local) }
+            if let found = try await readEntry(for: key, in: local) { return (found.entry, .local) }
         } catch {
             warn("warning: test cache: ignoring the local entry for \(key.testTarget): \(error)")
         }
         guard let remote, !remoteIsDown else { return nil }
         do {
-            guard let entry = try await readEntry(for: key, in: remote) else { return nil }
+            guard let found = try await readEntry(for: key, in: remote) else { return nil }
             do {
-                try await write(entry, to: local)
+                try await copy(found, of: key, from: remote)
             } catch {
                 warn(
                     "warning: test cache: could not copy \(key.testTarget)'s entry to \(local.displayName): \(error)"
                 )
             }
-            return (entry, .remote)
+            return (found.entry, .remote)
         } catch let error as TestCacheError {
             note(error, about: key.testTarget)
             return nil
@@ -135,6 +137,19 @@ package actor TestCache {
             warn("warning: test cache: \(remote.displayName): \(error); \(key.testTarget) runs")
             return nil
         }
+    }
+
+    /// Copies a shared entry into the local store as the server holds it, its key's parts
+    /// included (one more request, for a later `--explain-cache` here). Parts the server lacks
+    /// are left out: the entry stands without them.
+    private func copy(_ found: FoundEntry, of key: TestCacheKey, from remote: any BlobStore) async throws {
+        if let partsFile = found.partsFile, let parts = try await remote.get(.contentStore, partsFile.hash),
+            parts.count == partsFile.size, SHA256.hex(parts) == partsFile.hash
+        {
+            try await local.put(.contentStore, partsFile.hash, parts)
+        }
+        try await local.put(.contentStore, found.resultFile.hash, found.result)
+        try await local.put(.actionCache, key.hash, found.action)
     }
 
     /// Stores a green run under its key, locally and on the server.
@@ -161,7 +176,9 @@ package actor TestCache {
     package func lookUpRed(_ key: TestCacheKey) async -> TestCacheEntry? {
         for (store, isRemote) in stores {
             do {
-                if let entry = try await readEntry(for: key, in: store, slot: key.redSlot) { return entry }
+                if let found = try await readEntry(for: key, in: store, slot: key.redSlot) {
+                    return found.entry
+                }
             } catch let error as TestCacheError where isRemote {
                 note(error, about: key.testTarget)
             } catch {
@@ -201,128 +218,5 @@ package actor TestCache {
         } else {
             warn("warning: test cache: ignoring \(testTarget)'s shared entry: \(error)")
         }
-    }
-
-    /// Reads the `ActionResult` at `ac/<key>`, then the entry it names in `cas`, checking the
-    /// entry's digest, size and key, so a truncated, swapped or garbled blob is never trusted.
-    private func readEntry(for key: TestCacheKey, in store: any BlobStore, slot: String? = nil) async throws
-        -> TestCacheEntry?
-    {
-        let actionKey = slot ?? key.hash
-        guard let actionData = try await store.get(.actionCache, actionKey) else { return nil }
-        let file = try Self.entryFile(inAction: actionData, key: key, actionKey: actionKey)
-        guard let blob = try await store.get(.contentStore, file.hash) else {
-            throw TestCacheError.damagedEntry("cas/\(file.hash), named by ac/\(actionKey), is missing")
-        }
-        return try Self.entry(in: blob, file: file, key: key, withParts: true, greenSlot: slot == nil)
-    }
-
-    /// The entry file an `ActionResult` names.
-    static func entryFile(inAction actionData: Data, key: TestCacheKey, actionKey: String? = nil) throws
-        -> ActionResult.OutputFile
-    {
-        let actionKey = actionKey ?? key.hash
-        let action: ActionResult
-        do {
-            action = try ActionResult(serialized: actionData)
-        } catch {
-            throw TestCacheError.damagedEntry("ac/\(actionKey) is not an ActionResult (\(error))")
-        }
-        guard action.exitCode == 0,
-            let file = action.outputFiles.first(where: { $0.path == Self.entryFileName })
-        else { throw TestCacheError.damagedEntry("ac/\(actionKey) names no \(Self.entryFileName)") }
-        return file
-    }
-
-    /// The entry in `blob`, once its size and digest are those `file` names and it holds `key`.
-    ///
-    /// - Parameters:
-    ///   - withParts: Decode the stored key's parts too (every file of the suite's closure, for
-    ///     `--explain-cache`); a look-up needs only the hash, and decoding hundreds of parts per
-    ///     suite was most of a look-up's time.
-    ///   - greenSlot: Read from the key's own action, which holds green runs only: an entry
-    ///     there with failed tests is refused, whatever a server was sent.
-    static func entry(
-        in blob: Data, file: ActionResult.OutputFile, key: TestCacheKey, withParts: Bool,
-        greenSlot: Bool = true
-    ) throws -> TestCacheEntry {
-        guard blob.count == file.size, SHA256.hex(blob) == file.hash else {
-            throw TestCacheError.damagedEntry(
-                "cas/\(file.hash) has \(blob.count) bytes that do not hash to its name (expected \(file.size))"
-            )
-        }
-        let entry: TestCacheEntry
-        do {
-            entry =
-                withParts
-                ? try Self.decoder().decode(TestCacheEntry.self, from: blob)
-                : try Self.decoder().decode(TestCacheEntry.WithoutParts.self, from: blob).entry
-        } catch {
-            throw TestCacheError.damagedEntry("cas/\(file.hash) is not a ribcage test result")
-        }
-        guard entry.key.hash == key.hash, entry.testTarget == key.testTarget else {
-            throw TestCacheError.damagedEntry("cas/\(file.hash) holds another key's result")
-        }
-        guard !greenSlot || (entry.failed ?? 0) == 0 else {
-            throw TestCacheError.damagedEntry(
-                "cas/\(file.hash), a green key's entry, holds a run with failed tests")
-        }
-        return entry
-    }
-
-    /// The content first, then the action that names it: a reader never finds an action whose
-    /// content is still missing (and bazel-remote refuses such an action).
-    private func write(_ entry: TestCacheEntry, to store: any BlobStore, slot: String? = nil) async throws {
-        let blob = try Self.encoder().encode(entry)
-        let digest = SHA256.hex(blob)
-        try await store.put(.contentStore, digest, blob)
-        let action = ActionResult(
-            outputFiles: [.init(path: Self.entryFileName, hash: digest, size: Int64(blob.count))])
-        try await store.put(.actionCache, slot ?? entry.key.hash, action.serialized())
-    }
-
-    // MARK: - The last key per test target, for --explain-cache
-
-    private func latestFile(_ testTarget: String) -> URL {
-        local.folder.appendingPathComponent("latest", isDirectory: true).appendingPathComponent(testTarget)
-    }
-
-    /// Remembers `key` as the last one stored or found for its test target on this machine.
-    package func recordLatest(_ key: TestCacheKey) async throws {
-        let file = latestFile(key.testTarget)
-        try await DedicatedThread.run(named: "ribcage-test-cache-store") {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(key.hash.utf8).write(to: file, options: .atomic)
-        }
-    }
-
-    /// The entry of the last key stored or found for `testTarget` on this machine.
-    package func latestEntry(of testTarget: String) async throws -> TestCacheEntry? {
-        let file = latestFile(testTarget)
-        let pointed: Data? = try await DedicatedThread.run(named: "ribcage-test-cache-store") {
-            guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-            return try Data(contentsOf: file)
-        }
-        guard let pointed else { return nil }
-        let hash = String(decoding: pointed, as: UTF8.self)
-        guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else { return nil }
-        let pointer = TestCacheKey(testTarget: testTarget, parts: [])
-        var probe = pointer
-        probe.hash = hash
-        return try await readEntry(for: probe, in: local)
-    }
-
-    private static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }
-
-    static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 }

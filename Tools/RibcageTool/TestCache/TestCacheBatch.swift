@@ -2,39 +2,24 @@ import Dispatch
 import Foundation
 import Synchronization
 
-extension TestCacheEntry {
-    /// An entry as a look-up reads it: its key's hash without the key's parts.
-    struct WithoutParts: Decodable {
-        struct Key: Decodable {
-            var testTarget: String
-            var hash: String
-        }
+#if canImport(Glibc)
+    import Glibc
 
-        var testTarget: String
-        var key: Key
-        var passed: Int
-        var failed: Int?
-        var skipped: Int
-        var seconds: Double
-        var commit: String?
-        var host: String
-        var date: Date
-        var recordedInputs: [RecordedInput]?
+    /// `read(2)`, under a name the store's own `read` does not hide.
+    private let systemRead = Glibc.read
+#elseif canImport(Musl)
+    import Musl
 
-        var entry: TestCacheEntry {
-            TestCacheEntry(
-                testTarget: testTarget,
-                key: TestCacheKey(testTarget: key.testTarget, parts: [], hash: key.hash),
-                passed: passed, failed: failed, skipped: skipped, seconds: seconds, commit: commit,
-                host: host, date: date,
-                recordedInputs: recordedInputs)
-        }
-    }
-}
+    private let systemRead = Musl.read
+#elseif canImport(Darwin)
+    import Darwin
+
+    private let systemRead = Darwin.read
+#endif
 
 extension TestCache {
     /// The local entries of `keys` that are whole and hold their key, by test target, read on all
-    /// cores in one thread of their own, their keys without parts.
+    /// cores in one thread of their own, their keys without parts (which are not read).
     ///
     /// A look-up of every suite reads two small files and checks one digest per suite; one
     /// thread and one actor hop per file made that most of a look-up's time. A key with no
@@ -47,9 +32,9 @@ extension TestCache {
             DispatchQueue.concurrentPerform(iterations: keys.count) { index in
                 let key = keys[index]
                 guard let action = try? local.read(.actionCache, key.hash),
-                    let file = try? TestCache.entryFile(inAction: action, key: key),
-                    let blob = try? local.read(.contentStore, file.hash),
-                    let entry = try? TestCache.entry(in: blob, file: file, key: key, withParts: false)
+                    let files = try? TestCache.entryFiles(inAction: action, key: key),
+                    let blob = try? local.read(.contentStore, files.result.hash),
+                    let entry = try? TestCache.entry(in: blob, file: files.result, key: key)
                 else { return }
                 entries.withLock { $0[key.testTarget] = entry }
             }
@@ -67,7 +52,7 @@ extension TestCache {
             for key in keys {
                 let file = folder.appendingPathComponent(key.testTarget)
                 let now = Data(key.hash.utf8)
-                if FileManager.default.contents(atPath: file.path) == now { continue }
+                if try LocalBlobStore.contents(ofFile: folder.path + "/" + key.testTarget) == now { continue }
                 try now.write(to: file, options: .atomic)
             }
         }
@@ -75,13 +60,42 @@ extension TestCache {
 }
 
 extension LocalBlobStore {
-    /// The blob at `area/hash`, or nil, read on the caller's thread (which must not be one of the
-    /// cooperative pool's).
+    /// The blob at `area/hash`, or nil when there is none, read on the caller's thread (which
+    /// must not be one of the cooperative pool's).
     func read(_ area: CacheArea, _ hash: String) throws -> Data? {
-        guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else { throw TestCacheError.badHash(hash) }
-        let file = folder.appendingPathComponent(area.rawValue, isDirectory: true).appendingPathComponent(
-            hash)
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return try Data(contentsOf: file)
+        guard Self.isDigest(hash) else { throw TestCacheError.badHash(hash) }
+        return try Self.contents(ofFile: folder.path + "/" + area.rawValue + "/" + hash)
+    }
+
+    /// The bytes of the file at `path`, or nil when there is none, read with `open` and `read`
+    /// on a path string rather than through a `URL` and `Data(contentsOf:)`, which cost more
+    /// than the reading for the small files a look-up reads a thousand of.
+    static func contents(ofFile path: String) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw FileTreeDigests.ReadError(path: path, errno: errno)
+        }
+        defer { close(descriptor) }
+        var bytes = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileTreeDigests.ReadError(path: path, errno: errno)
+            }
+            bytes.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    /// Whether `hash` is 64 hex digits, checked on its bytes (`Character.isHexDigit` works a
+    /// character at a time, through Unicode's tables).
+    static func isDigest(_ hash: String) -> Bool {
+        hash.utf8.count == 64
+            && hash.utf8.allSatisfy {
+                (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0)
+            }
     }
 }

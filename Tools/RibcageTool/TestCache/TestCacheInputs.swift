@@ -25,9 +25,10 @@ package struct TestCacheInputs: Sendable {
     package let declaredVariables: Set<String>
     /// The package's targets by name, for walking dependencies without a search per step.
     private let targetsByName: [String: DescribedPackage.Target]
-    /// Each target's files, as the last ``keys(for:withParts:)`` hashed them: a recorded
-    /// program's digest (``sourcesDigest(ofTarget:)``) reuses them rather than reading its
-    /// target's closure again, which took a look-up of 500 suites 400 ms.
+    /// Each target's files and tree digest, as the last ``keys(for:withParts:)`` hashed them: a
+    /// recorded program's digest (``sourcesDigest(ofTarget:)``) is its target's tree digest
+    /// rather than its closure's files hashed again, which took a look-up of 500 suites 400 ms,
+    /// and a recorded file the keys read takes their digest (``changedInputs(of:)``).
     private let hashedFiles = HashedTargetFiles()
 
     /// The inputs of `package` at `root`.
@@ -126,6 +127,7 @@ package struct TestCacheInputs: Sendable {
         var filesOfTarget = try files(of: Array(needed.values))
         defer { hashedFiles.files.withLock { [filesOfTarget] in $0.merge(filesOfTarget) { $1 } } }
         var treeDigests: [String: String] = [:]
+        defer { hashedFiles.trees.withLock { [treeDigests] in $0.merge(treeDigests) { $1 } } }
         func filesOf(_ target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
             if let known = filesOfTarget[target.name] { return known }
             let found = try files(of: target)
@@ -251,23 +253,19 @@ package struct TestCacheInputs: Sendable {
     }
 
     /// The SHA-256 over the files of `target` and of every target it depends on, by path and
-    /// content: what a program of the package is built from.
+    /// content: what a program of the package is built from. It is the target's digest in the
+    /// keys' Merkle tree, so once the keys are made it costs nothing; a target no key needed is
+    /// hashed then.
     ///
     /// - Throws: ``RibcageError/unknownModules(_:known:)`` for a name that is no target, or the
     ///   file system's error when a file cannot be read.
     package func sourcesDigest(ofTarget target: String) throws -> String {
-        var hasher = SHA256()
-        let targets = try closure(of: target)
-        let local = Set(targets.flatMap(localParts(usedBy:)))
-        let known = hashedFiles.files.withLock { $0 }
-        let unknown = try files(of: targets.filter { known[$0.name] == nil })
-        let parts =
-            targets.flatMap { known[$0.name] ?? unknown[$0.name] ?? [] }.sorted { $0.name < $1.name }
-            + local.sorted { $0.name < $1.name }
-        for part in parts {
-            hasher.update(Array("file \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+        if let known = hashedFiles.trees.withLock({ $0[target] }) { return known }
+        _ = try keys(for: [target])
+        guard let digest = hashedFiles.trees.withLock({ $0[target] }) else {
+            throw RibcageError.unknownModules([target], known: package.targets.map(\.name).sorted())
         }
-        return hasher.finalize()
+        return digest
     }
 
     /// `folder` relative to `root` (`../Shared`), so a key holds on a clone elsewhere.
@@ -297,7 +295,22 @@ package struct TestCacheInputs: Sendable {
     }
 }
 
-/// The files of the targets a ``TestCacheInputs`` has hashed, shared by its copies.
+extension TestCacheInputs {
+    /// The digest of each file the keys have hashed, by its path from the root, as they read it.
+    func hashedFileDigests() -> [String: String] {
+        hashedFiles.files.withLock { files in
+            var digests: [String: String] = [:]
+            for parts in files.values {
+                for part in parts { digests[part.name] = part.digest }
+            }
+            return digests
+        }
+    }
+}
+
+/// The files of the targets a ``TestCacheInputs`` has hashed, and their digests in the keys'
+/// tree, shared by its copies.
 final class HashedTargetFiles: Sendable {
     let files = Mutex<[String: [TestCacheKey.Part]]>([:])
+    let trees = Mutex<[String: String]>([:])
 }

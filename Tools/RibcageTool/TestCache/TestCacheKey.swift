@@ -63,8 +63,9 @@ package struct TestCacheKey: Sendable, Equatable, Codable {
     /// lookup for a green run can find a red one.
     package var redSlot: String { SHA256.hex("ribcage-test-cache/red-run\n\(hash)") }
 
-    /// The version of the key's recipe; a change to what goes in changes every key.
-    package static let recipe = "ribcage-test-cache/3"
+    /// The version of the key's recipe; a change to what goes in, or to how an entry is stored,
+    /// changes every key (4: the key's parts in a blob of their own, ``StoredEntry``).
+    package static let recipe = "ribcage-test-cache/4"
 
     /// The key over `parts` for `testTarget`.
     package init(testTarget: String, parts: [Part]) {

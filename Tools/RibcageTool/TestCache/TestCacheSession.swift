@@ -74,7 +74,7 @@ package struct TestCacheSession: Sendable {
         let inputs = inputs
         let entries = found
         let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
-            entries.mapValues { $0.changedInputs(in: inputs) }
+            inputs.changedInputs(of: entries)
         }
         var hits: [String: TestCacheEntry] = [:]
         for testTarget in testTargets {

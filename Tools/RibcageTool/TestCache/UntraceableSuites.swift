@@ -49,6 +49,28 @@ package struct UntraceableSuites: Sendable {
         }
     }
 
+    /// The test targets Project.swift.md lists under "Untraced test targets": known to fail
+    /// under `strace`, so even a first run, on any machine, starts them untraced, and they never
+    /// run twice to find out.
+    package static func declared(packageAt root: URL) throws -> Set<String> {
+        let file = root.appendingPathComponent("Project.swift.md")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        let markdown = try String(contentsOf: file, encoding: .utf8)
+        return Set(
+            ProjectManifest.table(named: declaredTable, in: markdown).compactMap(\.first).filter {
+                !$0.isEmpty
+            })
+    }
+
+    /// The section of Project.swift.md that declares them.
+    package static let declaredTable = "Untraced test targets"
+
+    /// What a run says of a suite it starts without the trace because Project.swift.md says so.
+    package static func declaredNote(_ testTarget: String) -> String {
+        "\(testTarget): runs without strace, as Project.swift.md's \(declaredTable) table lists it; "
+            + "it is not cached"
+    }
+
     /// What a run says of a suite it starts without the trace.
     package func note(_ testTarget: String) -> String {
         "\(testTarget): runs without strace, as an earlier run saw it fail under strace only; "
