@@ -108,6 +108,8 @@ package struct TestRunner: Sendable {
     /// One `swift test` process and what it reported.
     struct Outcome {
         var testCases: [TestCaseResult]
+        /// Seconds each target's Swift Testing tests covered together (``SwiftTestingSpans``).
+        var swiftTestingSeconds: [String: Double] = [:]
         var problems: [String]
         var process: ProcessResult
         var log: URL
@@ -129,9 +131,20 @@ package struct TestRunner: Sendable {
             return suites.map { suite in
                 let cases = byTarget[suite.testTarget] ?? []
                 return TestSuiteResult(
-                    suite: suite, testCases: cases, seconds: cases.reduce(0) { $0 + ($1.duration ?? 0) },
+                    suite: suite, testCases: cases, seconds: seconds(of: cases, in: suite.testTarget),
                     runnerFailure: runnerFailure)
             }
+        }
+
+        /// XCTest's cases run one after another in each process, so their durations add up;
+        /// Swift Testing's run at once, so they count by the time they covered together.
+        private func seconds(of cases: [TestCaseResult], in target: String) -> Double {
+            let xctest = cases.filter { !$0.isSwiftTesting }
+            let swiftTesting = cases.filter(\.isSwiftTesting)
+            let swiftTestingSeconds =
+                self.swiftTestingSeconds[target] ?? swiftTesting.reduce(0) { $0 + ($1.duration ?? 0) }
+            return xctest.reduce(0) { $0 + ($1.duration ?? 0) }
+                + (swiftTesting.isEmpty ? 0 : swiftTestingSeconds)
         }
     }
 
@@ -166,19 +179,20 @@ package struct TestRunner: Sendable {
             output: verbose ? .fileAndStandardError(log) : .file(log))
         // The reports, the log and the event stream of a large run are megabytes: read them on a
         // thread of their own, not on the cooperative pool.
-        let (testCases, problems) = try await DedicatedThread.run(named: "ribcage-test-reports") {
+        let (testCases, spans, problems) = try await DedicatedThread.run(named: "ribcage-test-reports") {
             Self.results(
                 xctestReport: xctestReport, swiftTestingReport: swiftTestingReport, log: log, events: events,
                 packageRoot: packageRoot)
         }
-        return Outcome(testCases: testCases, problems: problems, process: process, log: log)
+        return Outcome(
+            testCases: testCases, swiftTestingSeconds: spans, problems: problems, process: process, log: log)
     }
 
     /// The test cases both libraries reported, their issues attached from the log and the event
     /// stream, and what could not be read.
     private static func results(
         xctestReport: URL, swiftTestingReport: URL, log: URL, events: URL, packageRoot: URL
-    ) -> (testCases: [TestCaseResult], problems: [String]) {
+    ) -> (testCases: [TestCaseResult], swiftTestingSeconds: [String: Double], problems: [String]) {
         var testCases: [TestCaseResult] = []
         var problems: [String] = []
         for report in [xctestReport, swiftTestingReport] {
@@ -198,6 +212,6 @@ package struct TestRunner: Sendable {
             xctest: TestIssues.xctestIssues(inLog: logText, relativeTo: packageRoot),
             swiftTesting: TestIssues.swiftTestingIssues(inEventStream: eventText, relativeTo: packageRoot),
             to: &testCases)
-        return (testCases, problems)
+        return (testCases, SwiftTestingSpans.coveredSeconds(inEventStream: eventText), problems)
     }
 }

@@ -4,8 +4,9 @@ package struct TestSuiteResult: Sendable, Equatable {
     package var suite: TestSuite
     /// Every test case the runner reported, from both test libraries.
     package var testCases: [TestCaseResult]
-    /// Seconds its tests took: their own durations as the reports give them, added up (the
-    /// targets run side by side in one `swift test --parallel`, so wall time is shared).
+    /// Seconds its tests took: XCTest's durations added up (they run one after another), and
+    /// the time Swift Testing's tests covered together (they run at once; ``SwiftTestingSpans``).
+    /// The targets run side by side in one `swift test --parallel`, so wall time is shared.
     package var seconds: Double
     /// A failure of the run itself (a crash, a missing report), which counts as one failed test.
     package var runnerFailure: String?

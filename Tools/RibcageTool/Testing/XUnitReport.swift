@@ -20,6 +20,8 @@ package struct TestCaseResult: Sendable, Equatable {
     package var suite: String
     /// The test's name: `testOne` (XCTest) or `runsBlock()` (Swift Testing).
     package var name: String
+    /// Whether Swift Testing ran it (its name ends with its arguments' brackets).
+    package var isSwiftTesting: Bool { name.hasSuffix(")") }
     /// Seconds the test took, when the runner reported it.
     package var duration: Double?
     /// How it ended.
