@@ -187,6 +187,32 @@ struct RoleRuleTests {
         #expect(linter.diagnostics().filter { $0.rule == "roles" }.allSatisfy { $0.severity == .error })
     }
 
+    @Test("(h) a test target in the Untraced test targets table that the package does not have is an error")
+    func untracedTable() {
+        let manifest = ProjectManifest(
+            markdown: """
+                ## Untraced test targets
+
+                | Test target | Why it runs without strace |
+                |---|---|
+                | `KitTests` | runs strace itself |
+                | `GoneTests` | renamed since |
+                """)
+        let package = DescribedPackage(
+            name: "Untraced", path: "/untraced",
+            targets: [
+                .init(name: "Kit", type: "library", path: "Sources/Kit"),
+                .init(name: "KitTests", type: "test", path: "Tests/KitTests", targetDependencies: ["Kit"]),
+            ])
+        #expect(manifest.untracedTestTargets == ["KitTests", "GoneTests"], "backticks are ignored")
+        let linter = Linter(
+            package: package, manifest: manifest, sources: [:], toolchain: LintRuleTests.toolchain)
+        #expect(
+            LintRuleTests.messages(linter, rule: "untraced") == [
+                "'GoneTests' is in the Untraced test targets table but is not a test target of the package"
+            ])
+    }
+
     @Test(
         "in Ribcage's format a test target's inherited dependencies are not redundant; in a package without Project.swift.md they are"
     )

@@ -26,7 +26,7 @@ package struct Diagnostic: Sendable, Equatable, Codable, CustomStringConvertible
 /// (a) the manifest agrees with Package.swift, (b) dependencies follow the layer rules,
 /// (c) there are no cycles, (d) every import is a declared dependency, (e) every declared
 /// dependency is imported, (f) every test in the Quarantine table exists, (g) each module's Role is
-/// what the package exports.
+/// what the package exports, (h) every test target in the Untraced test targets table exists.
 ///
 /// Imports are judged for a debug build on this machine: an import under an `#if` that is false
 /// here (`#if os(Windows)`, `#if canImport(Network)`) is not compiled, so it is not a finding;
@@ -106,6 +106,7 @@ package struct Linter: Sendable {
     package func diagnostics() -> [Diagnostic] {
         var found =
             manifestAgreement() + layerRules() + cycles() + importChecks() + quarantineChecks() + roleChecks()
+            + untracedChecks()
         found.sort { ($0.file, $0.line, $0.message) < ($1.file, $1.line, $1.message) }
         return found
     }

@@ -30,6 +30,8 @@ package struct ProjectManifest: Sendable, Equatable {
     /// The cells of the Quarantine table's rows, as written; ``Quarantine`` reads them and
     /// `ribcage lint` checks them.
     package var quarantineRows: [[String]] = []
+    /// The test targets the "Untraced test targets" table lists, as written.
+    package var untracedTestTargets: [String] = []
 
     /// Reads the tables from Markdown text.
     package init(markdown: String) {
@@ -53,6 +55,8 @@ package struct ProjectManifest: Sendable, Equatable {
         featureEdges = Set(
             Self.table(named: "Feature edges", in: markdown).filter { $0.count >= 2 }.map { [$0[0], $0[1]] })
         quarantineRows = Self.table(named: Quarantine.section, in: markdown)
+        untracedTestTargets = Self.table(named: "Untraced test targets", in: markdown).compactMap(\.first)
+            .filter { !$0.isEmpty }
     }
 
     /// Reads `Project.swift.md` in `root`, or returns `nil` if there is none.

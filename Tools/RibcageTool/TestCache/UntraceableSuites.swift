@@ -55,11 +55,8 @@ package struct UntraceableSuites: Sendable {
     package static func declared(packageAt root: URL) throws -> Set<String> {
         let file = root.appendingPathComponent("Project.swift.md")
         guard FileManager.default.fileExists(atPath: file.path) else { return [] }
-        let markdown = try String(contentsOf: file, encoding: .utf8)
         return Set(
-            ProjectManifest.table(named: declaredTable, in: markdown).compactMap(\.first).filter {
-                !$0.isEmpty
-            })
+            ProjectManifest(markdown: try String(contentsOf: file, encoding: .utf8)).untracedTestTargets)
     }
 
     /// The section of Project.swift.md that declares them.
