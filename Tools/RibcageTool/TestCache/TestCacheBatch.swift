@@ -31,6 +31,8 @@ extension TestCache {
             let entries = Mutex<[String: TestCacheEntry]>([:])
             DispatchQueue.concurrentPerform(iterations: keys.count) { index in
                 let key = keys[index]
+                // A fast path only: whatever fails here (no entry, a damaged or foreign one, an
+                // unreadable file) leaves the key out, and `lookUp(_:)` reads it again and warns.
                 guard let action = try? local.read(.actionCache, key.hash),
                     let files = try? TestCache.entryFiles(inAction: action, key: key),
                     let blob = try? local.read(.contentStore, files.result.hash),
@@ -40,6 +42,7 @@ extension TestCache {
             }
             return entries.withLock { $0 }
         }
+        // No thread to read on: every key goes the slow way, which reports its own failures.
         return found ?? [:]
     }
 
