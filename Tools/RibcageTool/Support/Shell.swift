@@ -54,8 +54,11 @@ package enum Shell {
     /// Captured output goes through temporary files rather than pipes, so a chatty child never
     /// meets a size limit and never waits on a full pipe.
     ///
-    /// - Parameter environment: Variables to set or, with `nil` values, remove, on top of this
-    ///   process's environment.
+    /// - Parameters:
+    ///   - environment: Variables to set or, with `nil` values, remove, on top of this
+    ///     process's environment.
+    ///   - whileRunning: Given the child's process ID once it has started, while the run waits
+    ///     for it to end (a child that ends first is still waited for).
     /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` when the command cannot be started,
     ///   or the file system's error when its captured output cannot be read back (empty output
     ///   would pass for what the command said).
@@ -64,7 +67,8 @@ package enum Shell {
         _ arguments: [String],
         in directory: URL? = nil,
         output: Output = .capture,
-        environment: [String: String?] = [:]
+        environment: [String: String?] = [:],
+        whileRunning: (@Sendable (pid_t) async -> Void)? = nil
     ) async throws -> ProcessResult {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("ribcage-\(UUID().uuidString)", isDirectory: true)
@@ -87,24 +91,30 @@ package enum Shell {
                 let err = try open(errFile)
                 status = try await Subprocess.run(
                     executable, arguments: Arguments(arguments), environment: childEnvironment,
-                    workingDirectory: workingDirectory,
+                    workingDirectory: workingDirectory, input: .none,
                     output: .fileDescriptor(out, closeAfterSpawningProcess: true),
                     error: .fileDescriptor(err, closeAfterSpawningProcess: true)
-                ).terminationStatus
+                ) { execution in
+                    await whileRunning?(execution.processIdentifier.value)
+                }.terminationStatus
             case .streamToStandardError:
                 status = try await Subprocess.run(
                     executable, arguments: Arguments(arguments), environment: childEnvironment,
-                    workingDirectory: workingDirectory, output: .currentStandardError,
+                    workingDirectory: workingDirectory, input: .none, output: .currentStandardError,
                     error: .currentStandardError
-                ).terminationStatus
+                ) { execution in
+                    await whileRunning?(execution.processIdentifier.value)
+                }.terminationStatus
             case .file(let log):
                 let out = try open(log)
                 status = try await Subprocess.run(
                     executable, arguments: Arguments(arguments), environment: childEnvironment,
-                    workingDirectory: workingDirectory,
+                    workingDirectory: workingDirectory, input: .none,
                     output: .fileDescriptor(out, closeAfterSpawningProcess: true),
                     error: .combinedWithOutput
-                ).terminationStatus
+                ) { execution in
+                    await whileRunning?(execution.processIdentifier.value)
+                }.terminationStatus
             case .fileAndStandardError(let log):
                 let file = try open(log)
                 defer { try? file.close() }
@@ -114,12 +124,14 @@ package enum Shell {
                 status = try await Subprocess.run(
                     configuration, input: .none, output: .sequence, error: .combinedWithOutput
                 ) { execution in
+                    async let watched: Void? = whileRunning?(execution.processIdentifier.value)
                     for try await buffer in execution.standardOutput {
                         try buffer.withUnsafeBytes { bytes in
                             _ = try file.writeAll(bytes)
                             _ = try FileDescriptor.standardError.writeAll(bytes)
                         }
                     }
+                    _ = await watched
                 }.terminationStatus
             }
         } catch let error as SubprocessError where error.code == .executableNotFound {

@@ -40,6 +40,7 @@ extension TestRunner {
             prefixes[testTarget] = try sandbox.command(reportsDirectory: reportsDirectory)
         }
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let startGate = SwiftPMStartGate()
         let outcomes = try await withThrowingTaskGroup(of: (TestSuite, Pass, Outcome, URL?).self) { group in
             var pending = ordered.map {
                 ($0, tracing && !untraced.contains($0.testTarget) ? Pass.traced : .untraced)
@@ -55,12 +56,12 @@ extension TestRunner {
                     while true {
                         let outcome = try await runOnce(
                             [suite], filter: TestSuite.filter(for: [suite]), name: name, traceTo: trace,
-                            alone: true,
-                            sandbox: sandbox)
-                        // Two `swift test`s opening the build database at the same moment: one
-                        // finds it locked and runs nothing. That is no result; run it again.
+                            alone: true, sandbox: sandbox, startGate: startGate)
+                        // The gate keeps two `swift test`s out of SwiftPM's start-up at once; if
+                        // one still found the build folder busy and ran nothing, that is no
+                        // result: run it again.
                         guard attempt < 5, outcome.testCases.isEmpty,
-                            await Self.foundBuildDatabaseLocked(in: outcome.log)
+                            await Self.foundBuildFolderBusy(in: outcome.log)
                         else { return (suite, pass, outcome, trace) }
                         attempt += 1
                     }

@@ -69,12 +69,15 @@ package struct TestRunner: Sendable {
         }
     }
 
-    /// Whether `swift test` said, in `log`, that another process held the build database.
-    static func foundBuildDatabaseLocked(in log: URL) async -> Bool {
+    /// Whether `swift test` said, in `log`, that another SwiftPM held the build database or
+    /// was rewriting the build manifest while this one read it. A log that cannot be read says
+    /// neither: the run's result then stands as it is.
+    static func foundBuildFolderBusy(in log: URL) async -> Bool {
         let text = try? await DedicatedThread.run(named: "ribcage-test-reports") {
             try String(contentsOf: log, encoding: .utf8)
         }
-        return text?.contains("database is locked") ?? false
+        guard let text else { return false }
+        return text.contains("database is locked") || text.contains("unable to load build file")
     }
 
     /// Whether `strace` is installed and may trace here (a container can forbid `ptrace`).
@@ -150,9 +153,10 @@ package struct TestRunner: Sendable {
 
     func runOnce(
         _ suites: [TestSuite], filter: String?, name: String, traceTo trace: URL? = nil, alone: Bool = false,
-        sandbox: [String]? = nil
+        sandbox: [String]? = nil, startGate: SwiftPMStartGate? = nil
     ) async throws -> Outcome {
-        // Suites alone go several at once; they only read the build, so SwiftPM's lock is moot.
+        // Suites alone go several at once, and SwiftPM holds its lock for a whole run: they ignore
+        // it, and `startGate` keeps their start-ups (which do write to the build folder) apart.
         let lock = trace == nil && !alone ? [] : ["--ignore-lock"]
         let xctestReport = reportsDirectory.appendingPathComponent("\(name).xml")
         let swiftTestingReport = reportsDirectory.appendingPathComponent("\(name)-swift-testing.xml")
@@ -174,9 +178,17 @@ package struct TestRunner: Sendable {
         // `sandbox` is the `bwrap` command line that SwiftPM runs in (``SuiteSandbox``).
         var command = (sandbox ?? []) + ["swift"] + arguments
         if let trace { command = ["strace"] + InputTrace.wrapping(command, log: trace) }
-        let process = try await Shell.run(
-            command[0], Array(command.dropFirst()), in: packageRoot,
-            output: verbose ? .fileAndStandardError(log) : .file(log))
+        let output: Shell.Output = verbose ? .fileAndStandardError(log) : .file(log)
+        let process =
+            if let startGate {
+                try await startGate.admit(startingBundleEndingWith: "PackageTests.xctest") { started in
+                    try await Shell.run(
+                        command[0], Array(command.dropFirst()), in: packageRoot, output: output,
+                        whileRunning: started)
+                }
+            } else {
+                try await Shell.run(command[0], Array(command.dropFirst()), in: packageRoot, output: output)
+            }
         // The reports, the log and the event stream of a large run are megabytes: read them on a
         // thread of their own, not on the cooperative pool.
         let (testCases, spans, problems) = try await DedicatedThread.run(named: "ribcage-test-reports") {

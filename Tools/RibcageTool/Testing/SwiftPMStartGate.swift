@@ -1,0 +1,140 @@
+import Foundation
+
+/// Lets one `swift test` at a time through SwiftPM's start-up when several run at once on one
+/// build folder (``TestRunner/runEachAlone(_:weights:tracing:untraced:sandboxes:note:)``).
+///
+/// Each `swift test --skip-build` still plans: llbuild opens the build database for writing and
+/// may write the build manifest (`.build/debug.yaml`) again, truncating it first. Two at once
+/// (`--ignore-lock`) meet there: one finds the database locked, or reads a manifest the other
+/// is halfway through writing ("unexpected top-level node", "unable to load build file"), and
+/// runs no test at all. Once SwiftPM has started the test bundle it touches the build folder
+/// no more, so the next one may start then: the tests still run side by side, only the few
+/// seconds of planning take turns.
+package actor SwiftPMStartGate {
+    private var isOpen = true
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    package init() {}
+
+    /// Runs `run` when the gate is free; the gate opens for the next one when the process that
+    /// `run` starts (and reports through the closure it is given) has started a program whose
+    /// path ends with `bundleSuffix`, or has ended, or `run` has returned or thrown.
+    package func admit<Value: Sendable>(
+        startingBundleEndingWith bundleSuffix: String,
+        _ run: (_ started: @escaping @Sendable (pid_t) async -> Void) async throws -> Value
+    ) async rethrows -> Value {
+        if isOpen {
+            isOpen = false
+        } else {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        let turn = Turn(gate: self)
+        do {
+            let value = try await run { pid in
+                _ = await Self.waitForDescendant(of: pid, runningProgramEndingWith: bundleSuffix)
+                await turn.end()
+            }
+            await turn.end()
+            return value
+        } catch {
+            await turn.end()
+            throw error
+        }
+    }
+
+    private func open() {
+        if waiting.isEmpty { isOpen = true } else { waiting.removeFirst().resume() }
+    }
+
+    /// One process's time at the gate, ended once whichever way it ends first.
+    private actor Turn {
+        let gate: SwiftPMStartGate
+        var ended = false
+
+        init(gate: SwiftPMStartGate) { self.gate = gate }
+
+        func end() async {
+            guard !ended else { return }
+            ended = true
+            await gate.open()
+        }
+    }
+
+    /// Waits, on a thread of its own, until a process under `root` runs a program whose path
+    /// ends with `programSuffix`, or `root` has ended, or `limit` has passed; polled every
+    /// 20 ms through `/proc`. Returns whether the program was seen.
+    ///
+    /// A limit that passes only costs the overlap the gate is there to prevent: it is a
+    /// backstop for a SwiftPM that never starts the bundle, not an expected path.
+    package static func waitForDescendant(
+        of root: pid_t, runningProgramEndingWith programSuffix: String, limit: Duration = .seconds(300)
+    ) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        // The work throws nothing: `try?` only meets the signature.
+        let seen = try? await DedicatedThread.run(named: "ribcage-start-gate") {
+            while ContinuousClock.now < deadline {
+                switch ProcessTree.current().descendant(of: root, runningProgramEndingWith: programSuffix) {
+                case .found: return true
+                case .rootEnded: return false
+                case .notYet: usleep(20_000)
+                }
+            }
+            return false
+        }
+        return seen ?? false
+    }
+}
+
+/// The processes of this machine, by parent, as `/proc` shows them at one moment.
+package struct ProcessTree: Sendable {
+    /// Each live process's parent; zombies are left out (they run nothing any more).
+    package var parents: [pid_t: pid_t]
+
+    package enum Search: Equatable, Sendable {
+        case found
+        case notYet
+        case rootEnded
+    }
+
+    /// Reads `/proc`; a process that ends while it is read is left out.
+    package static func current() -> ProcessTree {
+        var parents: [pid_t: pid_t] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for name in names {
+            guard let pid = pid_t(name), let stat = read("/proc/\(name)/stat", limit: 512) else { continue }
+            // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last `)`.
+            guard let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count >= 2, fields[0] != "Z", fields[0] != "X", let parent = pid_t(fields[1]) else {
+                continue
+            }
+            parents[pid] = parent
+        }
+        return ProcessTree(parents: parents)
+    }
+
+    /// Whether a process under `root` (not `root` itself) was started as a path ending with
+    /// `programSuffix` (its first argument, as `execve` was given it).
+    package func descendant(of root: pid_t, runningProgramEndingWith programSuffix: String) -> Search {
+        guard parents[root] != nil else { return .rootEnded }
+        var children: [pid_t: [pid_t]] = [:]
+        for (pid, parent) in parents { children[parent, default: []].append(pid) }
+        var pending = children[root] ?? []
+        while let pid = pending.popLast() {
+            if let command = Self.read("/proc/\(pid)/cmdline", limit: 4096),
+                command.prefix(while: { $0 != "\0" }).hasSuffix(programSuffix)
+            {
+                return .found
+            }
+            pending += children[pid] ?? []
+        }
+        return .notYet
+    }
+
+    private static func read(_ path: String, limit: Int) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: limit) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
