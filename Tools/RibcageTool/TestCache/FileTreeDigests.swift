@@ -35,6 +35,13 @@ package enum FileTreeDigests {
     /// of its bytes.
     package typealias File = (path: String, digest: String)
 
+    /// A folder the walk listed: its path relative to the walked folder (empty for that folder
+    /// itself), and the names in it but for hidden ones, in the order `readdir` gave them.
+    package typealias Listing = (path: String, names: [String])
+
+    /// What the walk of one folder found.
+    package typealias Walked = (files: [File], listings: [Listing])
+
     /// Every regular file under `folder` (hidden ones too; `.build`, `.swiftpm` and `.git`
     /// folders and `.DS_Store` files left out), in no particular order. A symbolic link counts
     /// as what it points at, under the link's name: a file, or a folder that is walked as
@@ -57,7 +64,9 @@ package enum FileTreeDigests {
     /// never from a thread of the cooperative pool.
     ///
     /// - Throws: The first ``ReadError`` met, in the order of `folders`.
-    package static func files(underEach folders: [String]) throws -> [[File]] {
+    /// Each folder's listings come with its files: the test cache digests a recorded listing of
+    /// a folder the keys walked from them, rather than listing it again.
+    package static func files(underEach folders: [String]) throws -> [Walked] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, folders.count))
         let results = Results(count: folders.count)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -66,7 +75,11 @@ package enum FileTreeDigests {
             // zeroed for the 1,000 folders of a look-up.
             var walker = Walker()
             for index in stride(from: worker, to: folders.count, by: workers) {
-                results.store(Result { try walker.files(under: folders[index]) }, at: index)
+                results.store(
+                    Result {
+                        let files = try walker.files(under: folders[index])
+                        return (files, walker.listings)
+                    }, at: index)
             }
         }
         return try results.values().map { try $0.get() }
@@ -85,6 +98,7 @@ package enum FileTreeDigests {
     /// One walk's state: what it found, and the buffer every read goes through.
     private struct Walker {
         var found: [File] = []
+        var listings: [Listing] = []
         /// Left uninitialized: every byte used is first written by `read`.
         var buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { $1 = 64 * 1024 }
         /// The folders the walk is inside, each open, with its identity once a link needed it.
@@ -99,6 +113,7 @@ package enum FileTreeDigests {
         /// The files under `folder` (``FileTreeDigests/files(under:)``); the walker can walk again.
         mutating func files(under folder: String) throws -> [File] {
             found = []
+            listings = []
             enclosing = []
             let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard descriptor >= 0 else {
@@ -139,6 +154,7 @@ package enum FileTreeDigests {
             let folder = dirfd(directory)
             enclosing.append((folder, nil))
             defer { enclosing.removeLast() }
+            var visible: [String] = []
             while true {
                 // `readdir` returns nil both at the end of the folder and on a failed read
                 // (EIO, ESTALE); only errno tells them apart. A listing cut short would give a
@@ -154,6 +170,7 @@ package enum FileTreeDigests {
                     ) { String(cString: $0) }
                 }
                 if name == "." || name == ".." { continue }
+                if name.utf8.first != UInt8(ascii: ".") { visible.append(name) }
                 let relativePath = relative.isEmpty ? name : relative + "/" + name
                 switch try Self.kind(of: entry.pointee.d_type, named: name, in: folder, path: path) {
                 case .folder(let linked):
@@ -172,6 +189,7 @@ package enum FileTreeDigests {
                     continue
                 }
             }
+            listings.append((relative, visible))
         }
 
         /// Hashes the file open at `descriptor` to its end, and closes it.
@@ -235,17 +253,17 @@ package enum FileTreeDigests {
     /// The workers' results, each slot written once by the one worker that owns its index.
     private final class Results: @unchecked Sendable {
         private let lock = NSLock()
-        private var slots: [Result<[File], any Error>?]
+        private var slots: [Result<Walked, any Error>?]
 
         init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-        func store(_ result: Result<[File], any Error>, at index: Int) {
+        func store(_ result: Result<Walked, any Error>, at index: Int) {
             lock.withLock { slots[index] = result }
         }
 
         /// Every slot; call after the workers are done.
-        func values() -> [Result<[File], any Error>] {
-            lock.withLock { slots.map { $0 ?? .success([]) } }
+        func values() -> [Result<Walked, any Error>] {
+            lock.withLock { slots.map { $0 ?? .success(([], [])) } }
         }
     }
 }

@@ -220,13 +220,19 @@ package struct TestCacheInputs: Sendable {
         let rootPath = root.standardizedFileURL.path
         let folders = targets.map { Self.folder($0.path, under: rootPath) }
         var parts: [String: [TestCacheKey.Part]] = [:]
-        for (target, files) in zip(targets, try FileTreeDigests.files(underEach: folders)) {
+        var listings: [String: [String]] = [:]
+        for (target, walked) in zip(targets, try FileTreeDigests.files(underEach: folders)) {
             parts[target.name] =
-                files
+                walked.files
                 .map { TestCacheKey.Part(kind: .file, name: "\(target.path)/\($0.path)", digest: $0.digest) }
                 // By path: the order a file system lists a folder in is no input.
                 .sorted { $0.name < $1.name }
+            for listing in walked.listings {
+                listings[listing.path.isEmpty ? target.path : target.path + "/" + listing.path] =
+                    listing.names
+            }
         }
+        hashedFiles.listings.withLock { [listings] in $0.merge(listings) { $1 } }
         return parts
     }
 
@@ -313,6 +319,12 @@ package struct TestCacheInputs: Sendable {
 }
 
 extension TestCacheInputs {
+    /// The visible names of each folder the keys walked, by its path from the root, as they
+    /// listed it.
+    func walkedListings() -> [String: [String]] {
+        hashedFiles.listings.withLock { $0 }
+    }
+
     /// The digest of each file the keys have hashed, by its path from the root, as they read it.
     func hashedFileDigests() -> [String: String] {
         hashedFiles.files.withLock { files in
@@ -329,5 +341,7 @@ extension TestCacheInputs {
 /// tree, shared by its copies.
 final class HashedTargetFiles: Sendable {
     let files = Mutex<[String: [TestCacheKey.Part]]>([:])
+    /// The visible names of each folder the walk listed, by its path from the root.
+    let listings = Mutex<[String: [String]]>([:])
     let trees = Mutex<[String: String]>([:])
 }
