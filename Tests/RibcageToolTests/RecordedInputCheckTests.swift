@@ -29,7 +29,9 @@ struct RecordedInputCheckTests {
             seconds: 0.1, commit: nil, host: "test", date: Date(), recordedInputs: recorded)
     }
 
-    @Test("a file the keys read, a file and a folder outside them, and a program: each change seen")
+    @Test(
+        "a file the keys read, a folder they listed, a file and a folder outside them, and a program: each change seen"
+    )
     func everyKind() throws {
         let folder = try TemporaryFolder()
         try folder.write("// swift-tools-version: 6.1\n", to: "Package.swift")
@@ -47,6 +49,8 @@ struct RecordedInputCheckTests {
             RecordedInput(kind: .file, path: "Tests/CoreTests/CoreTests.swift", digest: ""),
             RecordedInput(kind: .file, path: "Fixtures/a.txt", digest: ""),
             RecordedInput(kind: .listing, path: "Fixtures", digest: ""),
+            // Listed by the keys' walk: digested from it, as listing it again would.
+            RecordedInput(kind: .listing, path: "Tests/CoreTests", digest: ""),
             RecordedInput(kind: .product, path: "Tool", digest: ""),
         ]
         for index in recorded.indices { recorded[index].digest = recorded[index].currentDigest(in: before) }
@@ -62,12 +66,13 @@ struct RecordedInputCheckTests {
         try folder.write("b\n", to: "Fixtures/a.txt")
         try folder.write("new\n", to: "Fixtures/b.txt")
         try folder.write("public let core = 2\n", to: "Sources/Core/Core.swift")
+        try folder.write("x\n", to: "Tests/CoreTests/Extra.txt")
         let after = try Self.inputs(folder)
         _ = try after.keys(for: ["CoreTests"])
         let changed = try #require(after.changedInputs(of: entries)["CoreTests"] ?? nil)
         #expect(
             Set(changed.map(\.path)) == [
-                "Tests/CoreTests/CoreTests.swift", "Fixtures/a.txt", "Fixtures", "Tool",
+                "Tests/CoreTests/CoreTests.swift", "Fixtures/a.txt", "Fixtures", "Tests/CoreTests", "Tool",
             ])
         #expect(try Self.inputs(folder).sourcesDigest(ofTarget: "Tool") != toolAlone)
     }

@@ -135,31 +135,47 @@ struct TestCacheStoreTests {
 
     @Test("a result in the layout before recipe 4 (its key's parts inline) is a miss, never a hit")
     func oldLayout() async throws {
-        let folder = try TemporaryFolder()
-        let warnings = Warnings()
-        let store = LocalBlobStore(folder: folder.url)
-        let cache = TestCache(local: store, remote: nil, warn: { warnings.add($0) })
         // An entry as recipe 3 wrote it, recorded inputs and all, under this key's own action.
-        let old = Data(
+        try await Self.expectRefused(
             """
             {"date":"2027-01-15T08:00:00Z","host":"ci-7","key":{"hash":"\(Self.key.hash)","parts":\
             [{"digest":"\(SHA256.hex("x"))","kind":"file","name":"Sources/Core/Core.swift"}],\
             "testTarget":"CoreTests"},"passed":12,"recordedInputs":[],"seconds":0.5,"skipped":1,\
             "testTarget":"CoreTests"}
-            """.utf8)
-        let digest = SHA256.hex(old)
-        try await store.put(.contentStore, digest, old)
+            """)
+        // And the recipe changed, so a key of recipe 3 or 4 is never this one.
+        #expect(TestCacheKey.recipe == "ribcage-test-cache/5")
+    }
+
+    @Test("a result of recipe 4 (its date an ISO 8601 string) is a miss, never a hit")
+    func recipe4Result() async throws {
+        try await Self.expectRefused(
+            """
+            {"date":"2027-01-15T08:00:00Z","host":"ci-7","key":{"hash":"\(Self.key.hash)",\
+            "testTarget":"CoreTests"},"keyParts":{"hash":"\(SHA256.hex("{}"))","size":2},"passed":12,\
+            "recordedInputs":[],"seconds":0.5,"skipped":1,"testTarget":"CoreTests"}
+            """)
+    }
+
+    /// Stores `result` as the green entry of ``key`` and expects both look-ups to refuse it, one
+    /// of them saying why.
+    private static func expectRefused(_ result: String) async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        let store = LocalBlobStore(folder: folder.url)
+        let cache = TestCache(local: store, remote: nil, warn: { warnings.add($0) })
+        let blob = Data(result.utf8)
+        let digest = SHA256.hex(blob)
+        try await store.put(.contentStore, digest, blob)
         try await store.put(
-            .actionCache, Self.key.hash,
+            .actionCache, key.hash,
             ActionResult(outputFiles: [
-                .init(path: "ribcage-test-result.json", hash: digest, size: Int64(old.count))
+                .init(path: "ribcage-test-result.json", hash: digest, size: Int64(blob.count))
             ])
             .serialized())
-        #expect(await cache.lookUp(Self.key) == nil)
-        #expect(await cache.localEntries([Self.key]).isEmpty)
+        #expect(await cache.lookUp(key) == nil)
+        #expect(await cache.localEntries([key]).entries.isEmpty)
         #expect(warnings.all.last?.contains("is not a ribcage test result") == true, "\(warnings.all)")
-        // And the recipe changed, so a key of recipe 3 is never this one.
-        #expect(TestCacheKey.recipe == "ribcage-test-cache/4")
     }
 
     @Test("a truncated, garbled or missing blob is a warning and a miss, never a hit")

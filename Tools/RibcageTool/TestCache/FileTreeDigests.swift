@@ -35,6 +35,13 @@ package enum FileTreeDigests {
     /// of its bytes.
     package typealias File = (path: String, digest: String)
 
+    /// A folder the walk listed: its path relative to the walked folder (empty for that folder
+    /// itself), and the names in it but for hidden ones, in the order `readdir` gave them.
+    package typealias Listing = (path: String, names: [String])
+
+    /// What the walk of one folder found.
+    package typealias Walked = (files: [File], listings: [Listing])
+
     /// Every regular file under `folder` (hidden ones too; `.build`, `.swiftpm` and `.git`
     /// folders and `.DS_Store` files left out), in no particular order. A symbolic link counts
     /// as what it points at, under the link's name: a file, or a folder that is walked as
@@ -45,13 +52,7 @@ package enum FileTreeDigests {
     /// - Throws: ``ReadError`` when a folder cannot be listed or a file cannot be read.
     package static func files(under folder: String) throws -> [File] {
         var walker = Walker()
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return [] }
-            throw ReadError(path: folder, errno: errno)
-        }
-        try walker.walk(descriptor, path: folder, relative: "")
-        return walker.found
+        return try walker.files(under: folder)
     }
 
     /// ``files(under:)`` of each folder, the folders shared out among the processor's cores;
@@ -63,13 +64,22 @@ package enum FileTreeDigests {
     /// never from a thread of the cooperative pool.
     ///
     /// - Throws: The first ``ReadError`` met, in the order of `folders`.
-    package static func files(underEach folders: [String]) throws -> [[File]] {
+    /// Each folder's listings come with its files: the test cache digests a recorded listing of
+    /// a folder the keys walked from them, rather than listing it again.
+    package static func files(underEach folders: [String]) throws -> [Walked] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, folders.count))
         let results = Results(count: folders.count)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            // Every `workers`-th folder, so each worker hashes its share without taking turns.
+            // Every `workers`-th folder, so each worker hashes its share without taking turns,
+            // through one walker and so one buffer: a buffer per folder was 64 MB allocated and
+            // zeroed for the 1,000 folders of a look-up.
+            var walker = Walker()
             for index in stride(from: worker, to: folders.count, by: workers) {
-                results.store(Result { try files(under: folders[index]) }, at: index)
+                results.store(
+                    Result {
+                        let files = try walker.files(under: folders[index])
+                        return (files, walker.listings)
+                    }, at: index)
             }
         }
         return try results.values().map { try $0.get() }
@@ -88,10 +98,50 @@ package enum FileTreeDigests {
     /// One walk's state: what it found, and the buffer every read goes through.
     private struct Walker {
         var found: [File] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        /// The folders the walk is inside (device and inode), so a link to one is not walked
-        /// again forever.
-        var enclosing: Set<[UInt64]> = []
+        var listings: [Listing] = []
+        /// Left uninitialized: every byte used is first written by `read`.
+        var buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { $1 = 64 * 1024 }
+        /// The folders the walk is inside, each open, with its identity once a link needed it.
+        var enclosing: [(descriptor: Int32, identity: Identity?)] = []
+
+        /// A folder's device and inode.
+        struct Identity: Equatable {
+            var device: UInt64
+            var inode: UInt64
+        }
+
+        /// The files under `folder` (``FileTreeDigests/files(under:)``); the walker can walk again.
+        mutating func files(under folder: String) throws -> [File] {
+            found = []
+            listings = []
+            enclosing = []
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { return [] }
+                throw ReadError(path: folder, errno: errno)
+            }
+            try walk(descriptor, path: folder, relative: "")
+            return found
+        }
+
+        /// Whether the folder `status` describes is one the walk is inside: only a link can lead
+        /// back to one, so the enclosing folders are identified (one `fstat` each) only when a
+        /// link to a folder is met, not one `fstat` per folder walked.
+        mutating func isEnclosing(_ status: stat) throws -> Bool {
+            let target = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            for index in enclosing.indices {
+                if enclosing[index].identity == nil {
+                    var own = stat()
+                    guard fstat(enclosing[index].descriptor, &own) == 0 else {
+                        throw ReadError(path: "a folder being walked", errno: errno)
+                    }
+                    enclosing[index].identity = Identity(
+                        device: UInt64(own.st_dev), inode: UInt64(own.st_ino))
+                }
+                if enclosing[index].identity == target { return true }
+            }
+            return false
+        }
 
         /// Walks the folder open at `descriptor`, and closes it.
         mutating func walk(_ descriptor: Int32, path: String, relative: String) throws {
@@ -102,11 +152,9 @@ package enum FileTreeDigests {
             }
             defer { closedir(directory) }
             let folder = dirfd(directory)
-            var status = stat()
-            guard fstat(folder, &status) == 0 else { throw ReadError(path: path, errno: errno) }
-            let identity = [UInt64(status.st_dev), UInt64(status.st_ino)]
-            guard enclosing.insert(identity).inserted else { return }
-            defer { enclosing.remove(identity) }
+            enclosing.append((folder, nil))
+            defer { enclosing.removeLast() }
+            var visible: [String] = []
             while true {
                 // `readdir` returns nil both at the end of the folder and on a failed read
                 // (EIO, ESTALE); only errno tells them apart. A listing cut short would give a
@@ -122,10 +170,13 @@ package enum FileTreeDigests {
                     ) { String(cString: $0) }
                 }
                 if name == "." || name == ".." { continue }
+                if name.utf8.first != UInt8(ascii: ".") { visible.append(name) }
                 let relativePath = relative.isEmpty ? name : relative + "/" + name
                 switch try Self.kind(of: entry.pointee.d_type, named: name, in: folder, path: path) {
-                case .folder:
+                case .folder(let linked):
                     if [".build", ".swiftpm", ".git"].contains(name) { continue }
+                    // A link back to a folder the walk is inside would be walked forever.
+                    if let linked, try isEnclosing(linked) { continue }
                     let child = openat(folder, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
                     guard child >= 0 else { throw ReadError(path: path + "/" + name, errno: errno) }
                     try walk(child, path: path + "/" + name, relative: relativePath)
@@ -138,6 +189,7 @@ package enum FileTreeDigests {
                     continue
                 }
             }
+            listings.append((relative, visible))
         }
 
         /// Hashes the file open at `descriptor` to its end, and closes it.
@@ -156,13 +208,17 @@ package enum FileTreeDigests {
             return hash.finalize()
         }
 
-        enum Kind { case folder, file, other }
+        enum Kind {
+            /// A folder; reached through a link, with what `fstatat` found at its end.
+            case folder(linked: stat?)
+            case file, other
+        }
 
         /// What an entry is: from `readdir`'s type when the file system gives one, else from
         /// `fstatat`; a symbolic link is what it points at.
         static func kind(of type: UInt8, named name: String, in folder: Int32, path: String) throws -> Kind {
             switch Int32(type) {
-            case Int32(DT_DIR): return .folder
+            case Int32(DT_DIR): return .folder(linked: nil)
             case Int32(DT_REG): return .file
             case Int32(DT_LNK):
                 var status = stat()
@@ -174,7 +230,7 @@ package enum FileTreeDigests {
                 }
                 switch status.st_mode & S_IFMT {
                 case S_IFREG: return .file
-                case S_IFDIR: return .folder
+                case S_IFDIR: return .folder(linked: status)
                 default: return .other
                 }
             case Int32(DT_UNKNOWN):
@@ -183,7 +239,7 @@ package enum FileTreeDigests {
                     throw ReadError(path: path + "/" + name, errno: errno)
                 }
                 switch status.st_mode & S_IFMT {
-                case S_IFDIR: return .folder
+                case S_IFDIR: return .folder(linked: nil)
                 case S_IFREG: return .file
                 case S_IFLNK: return try kind(of: UInt8(DT_LNK), named: name, in: folder, path: path)
                 default: return .other
@@ -197,17 +253,17 @@ package enum FileTreeDigests {
     /// The workers' results, each slot written once by the one worker that owns its index.
     private final class Results: @unchecked Sendable {
         private let lock = NSLock()
-        private var slots: [Result<[File], any Error>?]
+        private var slots: [Result<Walked, any Error>?]
 
         init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-        func store(_ result: Result<[File], any Error>, at index: Int) {
+        func store(_ result: Result<Walked, any Error>, at index: Int) {
             lock.withLock { slots[index] = result }
         }
 
         /// Every slot; call after the workers are done.
-        func values() -> [Result<[File], any Error>] {
-            lock.withLock { slots.map { $0 ?? .success([]) } }
+        func values() -> [Result<Walked, any Error>] {
+            lock.withLock { slots.map { $0 ?? .success(([], [])) } }
         }
     }
 }

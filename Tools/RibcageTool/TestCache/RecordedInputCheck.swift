@@ -8,10 +8,11 @@ extension TestCacheInputs {
     ///
     /// A file the keys just hashed (a test target's own source, a fixture in a target's folder)
     /// takes the digest the keys read a moment ago rather than being read again: in a look-up of
-    /// every suite, most recorded files are such files. Call it after ``keys(for:withParts:)``
+    /// every suite, most recorded files are such files; so does a folder the keys' walk listed. Call it after ``keys(for:withParts:)``
     /// on this value; it blocks, so not on the cooperative pool.
     package func changedInputs(of entries: [String: TestCacheEntry]) -> [String: [RecordedInput]?] {
         let known = hashedFileDigests()
+        let listed = walkedListings()
         var distinct: Set<RecordedInput> = []
         for entry in entries.values {
             for input in entry.recordedInputs ?? [] {
@@ -27,6 +28,8 @@ extension TestCacheInputs {
                 let input = inputs[index]
                 if input.kind == .file || input.kind == .executable, let digest = known[input.path] {
                     found[input] = digest
+                } else if input.kind == .listing, let names = listed[input.path] {
+                    found[input] = RecordedInput.listingDigest(of: names)
                 } else {
                     found[input] = input.currentDigest(in: self)
                 }

@@ -69,8 +69,13 @@ package struct RecordedInput: Sendable, Hashable, Codable, Comparable {
             return (try? FileTreeDigests.digest(ofFile: path)) ?? absent
         case .listing:
             guard let names = visibleNames(inFolder: path) else { return absent }
-            return SHA256.hex(names.sorted().joined(separator: "\n"))
+            return listingDigest(of: names)
         }
+    }
+
+    /// The digest of a folder's visible names (``Kind/listing``), in whatever order they came.
+    static func listingDigest(of names: [String]) -> String {
+        SHA256.hex(names.sorted().joined(separator: "\n"))
     }
 
     /// The names in the folder at `path` but for hidden ones, in the order `readdir` gives them;

@@ -9,14 +9,17 @@ package struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
-    /// Bytes of an unfinished 64-byte block.
-    private var pending: [UInt8] = []
+    /// Bytes of an unfinished 64-byte block, the first `pendingCount` of these eight words:
+    /// inline, as an array here cost a heap allocation per hash, and the test cache makes
+    /// thousands of small hashes per look-up.
+    private var pending: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (
+        0, 0, 0, 0, 0, 0, 0, 0
+    )
+    private var pendingCount = 0
     private var length: UInt64 = 0
 
     /// A hash of nothing yet.
-    package init() {
-        pending.reserveCapacity(64)
-    }
+    package init() {}
 
     /// The hex digest of `data`.
     package static func hex(_ data: some DataProtocol) -> String {
@@ -27,7 +30,9 @@ package struct SHA256: Sendable {
 
     /// The hex digest of a string's UTF-8 bytes.
     package static func hex(_ text: String) -> String {
-        hex(Data(text.utf8))
+        var hash = SHA256()
+        hash.update(text)
+        return hash.finalize()
     }
 
     /// Adds `data` to the hashed bytes.
@@ -37,51 +42,81 @@ package struct SHA256: Sendable {
         }
     }
 
+    /// Adds a string's UTF-8 bytes, without copying them into an array first.
+    package mutating func update(_ text: String) {
+        var text = text
+        text.withUTF8 { absorb(UnsafeRawBufferPointer($0)) }
+    }
+
     private mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
         length &+= UInt64(bytes.count)
         var offset = 0
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, bytes.count)
-            pending.append(contentsOf: bytes[0..<take])
+        if pendingCount > 0 {
+            let take = min(64 - pendingCount, bytes.count)
+            let start = pendingCount
+            withUnsafeMutableBytes(of: &pending) {
+                UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + take]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+            }
+            pendingCount += take
             offset = take
-            guard pending.count == 64 else { return }
-            let block = pending
-            block.withUnsafeBytes { compress($0) }
-            pending.removeAll(keepingCapacity: true)
+            guard pendingCount == 64 else { return }
+            var block = pending
+            withUnsafeBytes(of: &block) { compress($0) }
+            pendingCount = 0
         }
         while bytes.count - offset >= 64 {
             compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
             offset += 64
         }
-        pending.append(contentsOf: bytes[offset...])
+        let rest = bytes.count - offset
+        if rest > 0 {
+            withUnsafeMutableBytes(of: &pending) {
+                UnsafeMutableRawBufferPointer(rebasing: $0[0..<rest]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            }
+            pendingCount = rest
+        }
     }
 
     /// Pads, hashes the last block and returns the digest as 64 lowercase hex digits.
     package mutating func finalize() -> String {
         let bitLength = length &* 8
-        var tail: [UInt8] = pending + [0x80]
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        tail.withUnsafeBytes { all in
-            var offset = 0
-            while offset < all.count {
-                compress(UnsafeRawBufferPointer(rebasing: all[offset..<offset + 64]))
-                offset += 64
+        // The padding: 0x80, zeros, then the length in bits, big-endian, to a whole block (two
+        // when fewer than nine bytes are left in this one).
+        let zeros = (pendingCount < 56 ? 55 : 119) - pendingCount
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { padding in
+            padding.initialize(repeating: 0)
+            padding[0] = 0x80
+            for index in 0..<8 {
+                padding[1 + zeros + index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - 8 * index))
             }
+            absorbPadding(
+                UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: padding[0..<(1 + zeros + 8)])))
         }
-        pending.removeAll()
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for word in words {
-            for shift in stride(from: 28, through: 0, by: -4) {
-                text.append(digits[Int((word >> UInt32(shift)) & 0xf)])
+        let words = state
+        return String(unsafeUninitializedCapacity: 64) { text in
+            let digits: StaticString = "0123456789abcdef"
+            var index = 0
+            withUnsafeBytes(of: words) { raw in
+                for word in raw.bindMemory(to: UInt32.self) {
+                    for shift in stride(from: 28, through: 0, by: -4) {
+                        text[index] = digits.utf8Start[Int((word >> UInt32(shift)) & 0xf)]
+                        index += 1
+                    }
+                }
             }
+            return 64
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Hashes the padding, which fills one or two blocks with the pending bytes (its length
+    /// not counted as message bytes).
+    private mutating func absorbPadding(_ bytes: UnsafeRawBufferPointer) {
+        let saved = length
+        absorb(bytes)
+        length = saved
     }
 
     private static let roundConstants: [UInt32] = [

@@ -80,16 +80,18 @@ struct StoredEntry: Codable {
         return (parts, result, action.serialized())
     }
 
+    /// Dates as seconds since 1970, a number to read rather than an ISO 8601 string to parse in
+    /// each of the hundreds of results a look-up reads (recipe 5; recipe 4 wrote strings).
     static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .secondsSince1970
         return encoder
     }
 
     static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }
 }

@@ -18,37 +18,71 @@ import Synchronization
 #endif
 
 extension TestCache {
+    /// What ``localEntries(_:)`` found.
+    package struct LocalEntries: Sendable {
+        /// The entries that are whole and hold their key, by test target.
+        package var entries: [String: TestCacheEntry] = [:]
+        /// The test targets whose "latest" pointer already names the key looked up, which
+        /// ``recordLatest(_:alreadyNoted:)`` then leaves alone without reading it again.
+        package var latestNoted: Set<String> = []
+    }
+
     /// The local entries of `keys` that are whole and hold their key, by test target, read on all
-    /// cores in one thread of their own, their keys without parts (which are not read).
+    /// cores in one thread of their own, their keys without parts (which are not read); and
+    /// which "latest" pointers already name their key, read in the same pass.
     ///
-    /// A look-up of every suite reads two small files and checks one digest per suite; one
-    /// thread and one actor hop per file made that most of a look-up's time. A key with no
-    /// entry, or with one that does not hold together, is left out: ``lookUp(_:)`` then tries it
-    /// (and the shared store) one by one, and says what was wrong.
-    package nonisolated func localEntries(_ keys: [TestCacheKey]) async -> [String: TestCacheEntry] {
-        let local = local
+    /// A look-up of every suite reads three small files and checks one digest per suite; one
+    /// thread and one actor hop per file made that most of a look-up's time. The keys are dealt
+    /// out in a few chunks per core, each with one JSON decoder rather than one per entry. A key with no entry, or with one that does not hold together, is left out:
+    /// ``lookUp(_:)`` then tries it (and the shared store) one by one, and says what was wrong.
+    package nonisolated func localEntries(_ keys: [TestCacheKey]) async -> LocalEntries {
+        let folder = local.folder.path
+        let latest = folder + "/latest/"
         let found = try? await DedicatedThread.run(named: "ribcage-test-cache-store") {
-            let entries = Mutex<[String: TestCacheEntry]>([:])
-            DispatchQueue.concurrentPerform(iterations: keys.count) { index in
-                let key = keys[index]
-                // A fast path only: whatever fails here (no entry, a damaged or foreign one, an
-                // unreadable file) leaves the key out, and `lookUp(_:)` reads it again and warns.
-                guard let action = try? local.read(.actionCache, key.hash),
-                    let files = try? TestCache.entryFiles(inAction: action, key: key),
-                    let blob = try? local.read(.contentStore, files.result.hash),
-                    let entry = try? TestCache.entry(in: blob, file: files.result, key: key)
-                else { return }
-                entries.withLock { $0[key.testTarget] = entry }
+            let found = Mutex(LocalEntries())
+            let chunks = max(1, min(keys.count, ProcessInfo.processInfo.activeProcessorCount * 4))
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let decoder = StoredEntry.decoder()
+                var mine = LocalEntries()
+                for index in stride(from: chunk, to: keys.count, by: chunks) {
+                    let key = keys[index]
+                    // Unreadable is not noted: ``recordLatest(_:alreadyNoted:)`` tries it and says why.
+                    if (try? LocalBlobStore.contents(ofFile: latest + key.testTarget)) == Data(key.hash.utf8)
+                    {
+                        mine.latestNoted.insert(key.testTarget)
+                    }
+                    // A fast path only: whatever fails here (no entry, a damaged or foreign one,
+                    // an unreadable file) leaves the key out, and `lookUp(_:)` reads it again and
+                    // warns.
+                    guard let action = try? LocalBlobStore.read(.actionCache, key.hash, inFolder: folder),
+                        let files = try? TestCache.entryFiles(inAction: action, key: key),
+                        let blob = try? LocalBlobStore.read(
+                            .contentStore, files.result.hash, inFolder: folder),
+                        let entry = try? TestCache.entry(
+                            in: blob, file: files.result, key: key, decoder: decoder)
+                    else { continue }
+                    mine.entries[key.testTarget] = entry
+                }
+                found.withLock { [mine] in
+                    $0.entries.merge(mine.entries) { first, _ in first }
+                    $0.latestNoted.formUnion(mine.latestNoted)
+                }
             }
-            return entries.withLock { $0 }
+            return found.withLock { $0 }
         }
         // No thread to read on: every key goes the slow way, which reports its own failures.
-        return found ?? [:]
+        return found ?? LocalEntries()
     }
 
     /// ``recordLatest(_:)`` for many keys, on one thread, leaving alone the files that already
     /// hold their key: on an unchanged tree a look-up writes nothing.
-    package nonisolated func recordLatest(_ keys: [TestCacheKey]) async throws {
+    ///
+    /// - Parameter alreadyNoted: Test targets whose file is known to hold its key
+    ///   (``LocalEntries/latestNoted``): not even read.
+    package nonisolated func recordLatest(_ keys: [TestCacheKey], alreadyNoted: Set<String> = []) async throws
+    {
+        let keys = keys.filter { !alreadyNoted.contains($0.testTarget) }
+        guard !keys.isEmpty else { return }
         let folder = local.folder.appendingPathComponent("latest", isDirectory: true)
         try await DedicatedThread.run(named: "ribcage-test-cache-store") {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -66,8 +100,14 @@ extension LocalBlobStore {
     /// The blob at `area/hash`, or nil when there is none, read on the caller's thread (which
     /// must not be one of the cooperative pool's).
     func read(_ area: CacheArea, _ hash: String) throws -> Data? {
-        guard Self.isDigest(hash) else { throw TestCacheError.badHash(hash) }
-        return try Self.contents(ofFile: folder.path + "/" + area.rawValue + "/" + hash)
+        try Self.read(area, hash, inFolder: folder.path)
+    }
+
+    /// ``read(_:_:)`` in the store whose folder's path is `folderPath`: a caller reading many
+    /// blobs takes the path once (`URL.path` builds a new string each time it is asked).
+    static func read(_ area: CacheArea, _ hash: String, inFolder folderPath: String) throws -> Data? {
+        guard isDigest(hash) else { throw TestCacheError.badHash(hash) }
+        return try contents(ofFile: folderPath + "/" + area.rawValue + "/" + hash)
     }
 
     /// The bytes of the file at `path`, or nil when there is none, read with `open` and `read`
@@ -80,16 +120,19 @@ extension LocalBlobStore {
             throw FileTreeDigests.ReadError(path: path, errno: errno)
         }
         defer { close(descriptor) }
-        var bytes = Data()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileTreeDigests.ReadError(path: path, errno: errno)
+        // Left uninitialized (every byte used is first written by `read`): zeroing 16 KB for
+        // each of the 1,500 small files a look-up reads is work for nothing.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 1024) { buffer in
+            var bytes = Data()
+            while true {
+                let count = systemRead(descriptor, buffer.baseAddress, buffer.count)
+                if count == 0 { return bytes }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw FileTreeDigests.ReadError(path: path, errno: errno)
+                }
+                bytes.append(UnsafeBufferPointer(rebasing: buffer[..<count]))
             }
-            bytes.append(contentsOf: buffer[..<count])
         }
     }
 

@@ -52,11 +52,14 @@ extension TestCache {
     /// The entry in `blob`, its key without parts, once its size and digest are those `file`
     /// names and it holds `key`.
     ///
-    /// - Parameter greenSlot: Read from the key's own action, which holds green runs only: an
-    ///   entry there with failed tests is refused, whatever a server was sent.
-    static func entry(in blob: Data, file: ActionResult.OutputFile, key: TestCacheKey, greenSlot: Bool = true)
-        throws -> TestCacheEntry
-    {
+    /// - Parameters:
+    ///   - greenSlot: Read from the key's own action, which holds green runs only: an entry
+    ///     there with failed tests is refused, whatever a server was sent.
+    ///   - decoder: ``StoredEntry/decoder()``'s, when the caller reads many entries.
+    static func entry(
+        in blob: Data, file: ActionResult.OutputFile, key: TestCacheKey, greenSlot: Bool = true,
+        decoder: JSONDecoder = StoredEntry.decoder()
+    ) throws -> TestCacheEntry {
         guard blob.count == file.size, SHA256.hex(blob) == file.hash else {
             throw TestCacheError.damagedEntry(
                 "cas/\(file.hash) has \(blob.count) bytes that do not hash to its name (expected \(file.size))"
@@ -64,9 +67,10 @@ extension TestCache {
         }
         let entry: TestCacheEntry
         do {
-            entry = try StoredEntry.decoder().decode(StoredEntry.self, from: blob).entry
+            entry = try decoder.decode(StoredEntry.self, from: blob).entry
         } catch {
-            // Also an entry of the layout before recipe 4, its parts inline: never read as one.
+            // Also an entry of the layout before recipe 4, its parts inline, or one of recipe 4,
+            // its date a string: never read as one (and under another key besides).
             throw TestCacheError.damagedEntry("cas/\(file.hash) is not a ribcage test result")
         }
         guard entry.key.hash == key.hash, entry.testTarget == key.testTarget else {

@@ -67,7 +67,7 @@ package struct TestCacheInputs: Sendable {
             let files = try FileTreeDigests.files(under: folder.path).sorted { $0.path < $1.path }
             var hasher = SHA256()
             for file in files {
-                hasher.update(Array("file \(file.path.utf8.count):\(file.path) \(file.digest)\n".utf8))
+                hasher.update("file \(file.path.utf8.count):\(file.path) \(file.digest)\n")
             }
             localFolders[identity] = folder
             localPackageParts[identity] = .init(
@@ -140,19 +140,16 @@ package struct TestCacheInputs: Sendable {
                 throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
             }
             var hasher = SHA256()
-            hasher.update(Array("target \(name.utf8.count):\(name)\n".utf8))
+            hasher.update("target \(name.utf8.count):\(name)\n")
             for part in try filesOf(target) {
-                hasher.update(Array("file \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+                hasher.update("file \(part.name.utf8.count):\(part.name) \(part.digest)\n")
             }
             for part in localParts(usedBy: target) {
-                hasher.update(
-                    Array("local-package \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+                hasher.update("local-package \(part.name.utf8.count):\(part.name) \(part.digest)\n")
             }
             for dependency in Set(target.targetDependencies).sorted() where targetsByName[dependency] != nil {
                 hasher.update(
-                    Array(
-                        "depends \(dependency.utf8.count):\(dependency) \(try treeDigest(dependency))\n".utf8)
-                )
+                    "depends \(dependency.utf8.count):\(dependency) \(try treeDigest(dependency))\n")
             }
             let digest = hasher.finalize()
             treeDigests[name] = digest
@@ -160,18 +157,15 @@ package struct TestCacheInputs: Sendable {
         }
 
         var shared = SHA256()
-        shared.update(Array("\(TestCacheKey.recipe)\n".utf8))
+        shared.update("\(TestCacheKey.recipe)\n")
         for part in sharedParts {
-            shared.update(
-                Array("\(part.kind.rawValue) \(part.name.utf8.count):\(part.name) \(part.digest)\n".utf8))
+            shared.update("\(part.kind.rawValue) \(part.name.utf8.count):\(part.name) \(part.digest)\n")
         }
         var keys: [String: TestCacheKey] = [:]
         for testTarget in testTargets {
             var hasher = shared
             hasher.update(
-                Array(
-                    "test-target \(testTarget.utf8.count):\(testTarget) \(try treeDigest(testTarget))\n".utf8)
-            )
+                "test-target \(testTarget.utf8.count):\(testTarget) \(try treeDigest(testTarget))\n")
             var parts: [TestCacheKey.Part] = []
             if withParts {
                 parts =
@@ -223,17 +217,22 @@ package struct TestCacheInputs: Sendable {
 
     /// ``files(of:)`` of each of `targets`, by target name, the folders hashed on all cores.
     func files(of targets: [DescribedPackage.Target]) throws -> [String: [TestCacheKey.Part]] {
-        let folders = targets.map {
-            root.appendingPathComponent($0.path, isDirectory: true).standardizedFileURL.path
-        }
+        let rootPath = root.standardizedFileURL.path
+        let folders = targets.map { Self.folder($0.path, under: rootPath) }
         var parts: [String: [TestCacheKey.Part]] = [:]
-        for (target, files) in zip(targets, try FileTreeDigests.files(underEach: folders)) {
+        var listings: [String: [String]] = [:]
+        for (target, walked) in zip(targets, try FileTreeDigests.files(underEach: folders)) {
             parts[target.name] =
-                files
+                walked.files
                 .map { TestCacheKey.Part(kind: .file, name: "\(target.path)/\($0.path)", digest: $0.digest) }
                 // By path: the order a file system lists a folder in is no input.
                 .sorted { $0.name < $1.name }
+            for listing in walked.listings {
+                listings[listing.path.isEmpty ? target.path : target.path + "/" + listing.path] =
+                    listing.names
+            }
         }
+        hashedFiles.listings.withLock { [listings] in $0.merge(listings) { $1 } }
         return parts
     }
 
@@ -268,6 +267,30 @@ package struct TestCacheInputs: Sendable {
         return digest
     }
 
+    /// The absolute path of a target's folder, `path` from the package root at `rootPath`: by
+    /// joining strings, as `URL`'s `appendingPathComponent` and `standardizedFileURL` for each of
+    /// a thousand targets cost more than walking their folders. A path with `.` or `..` in it
+    /// (which SwiftPM allows) is still standardized, as the kernel would follow it.
+    static func folder(_ path: String, under rootPath: String) -> String {
+        let joined = path.utf8.first == UInt8(ascii: "/") ? path : rootPath + "/" + path
+        // One pass over the bytes for a component that is empty, `.` or `..` (splitting into
+        // substrings to compare cost as much as the URL).
+        var length = 0
+        var dots = 0
+        var plain = true
+        for byte in joined.utf8.dropFirst() {
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || (length == dots && length <= 2) { plain = false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        if length == 0 || (length == dots && length <= 2) { plain = false }
+        return plain ? joined : URL(fileURLWithPath: joined, isDirectory: true).standardizedFileURL.path
+    }
+
     /// `folder` relative to `root` (`../Shared`), so a key holds on a clone elsewhere.
     static func path(of folder: URL, from root: URL) -> String {
         let from = root.standardizedFileURL.pathComponents
@@ -296,6 +319,12 @@ package struct TestCacheInputs: Sendable {
 }
 
 extension TestCacheInputs {
+    /// The visible names of each folder the keys walked, by its path from the root, as they
+    /// listed it.
+    func walkedListings() -> [String: [String]] {
+        hashedFiles.listings.withLock { $0 }
+    }
+
     /// The digest of each file the keys have hashed, by its path from the root, as they read it.
     func hashedFileDigests() -> [String: String] {
         hashedFiles.files.withLock { files in
@@ -312,5 +341,7 @@ extension TestCacheInputs {
 /// tree, shared by its copies.
 final class HashedTargetFiles: Sendable {
     let files = Mutex<[String: [TestCacheKey.Part]]>([:])
+    /// The visible names of each folder the walk listed, by its path from the root.
+    let listings = Mutex<[String: [String]]>([:])
     let trees = Mutex<[String: String]>([:])
 }

@@ -64,8 +64,9 @@ package struct TestCacheKey: Sendable, Equatable, Codable {
     package var redSlot: String { SHA256.hex("ribcage-test-cache/red-run\n\(hash)") }
 
     /// The version of the key's recipe; a change to what goes in, or to how an entry is stored,
-    /// changes every key (4: the key's parts in a blob of their own, ``StoredEntry``).
-    package static let recipe = "ribcage-test-cache/4"
+    /// changes every key (4: the key's parts in a blob of their own, ``StoredEntry``; 5: the
+    /// result's date in seconds since 1970, not an ISO 8601 string).
+    package static let recipe = "ribcage-test-cache/5"
 
     /// The key over `parts` for `testTarget`.
     package init(testTarget: String, parts: [Part]) {
@@ -73,10 +74,10 @@ package struct TestCacheKey: Sendable, Equatable, Codable {
         self.parts = parts.sorted { ($0.kind, $0.name) < ($1.kind, $1.name) }
         // Each field is length-prefixed, so no path or value can be read as two.
         var hasher = SHA256()
-        hasher.update(Array("\(Self.recipe)\n".utf8))
+        hasher.update("\(Self.recipe)\n")
         for part in self.parts {
             let line = "\(part.kind.rawValue) \(part.name.utf8.count):\(part.name) \(part.digest)\n"
-            hasher.update(Array(line.utf8))
+            hasher.update(line)
         }
         hash = hasher.finalize()
     }

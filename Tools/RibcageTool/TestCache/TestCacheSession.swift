@@ -66,7 +66,8 @@ package struct TestCacheSession: Sendable {
     ) async throws -> (keys: [String: TestCacheKey], hits: [String: TestCacheEntry]) {
         let keys = try await inputs.keysOffThePool(for: testTargets)
         // The local store is read for all suites at once; what it lacks, one by one.
-        var found = await cache.localEntries(testTargets.compactMap { keys[$0] })
+        let local = await cache.localEntries(testTargets.compactMap { keys[$0] })
+        var found = local.entries
         for testTarget in testTargets where found[testTarget] == nil {
             guard let key = keys[testTarget], let hit = await cache.lookUp(key) else { continue }
             found[testTarget] = hit.entry
@@ -86,7 +87,9 @@ package struct TestCacheSession: Sendable {
             hits[testTarget] = entry
         }
         do {
-            try await cache.recordLatest(testTargets.filter { hits[$0] != nil }.compactMap { keys[$0] })
+            try await cache.recordLatest(
+                testTargets.filter { hits[$0] != nil }.compactMap { keys[$0] },
+                alreadyNoted: local.latestNoted)
         } catch {
             StandardError.write("warning: test cache: could not note the keys found: \(error)\n")
         }
