@@ -37,6 +37,24 @@ struct ModulesTableTests {
         #expect(table.row(named: "Bare")?.dependencies == nil)
     }
 
+    @Test("a new module goes after the last module of its layer, before the next layer's")
+    func appendByLayer() throws {
+        var table = try ModulesTable(
+            source: """
+                let modules: [Module] = [
+                    .module("And", layer: .core),
+                    .module("RIBs", layer: .core),
+                    .module("Data", layer: .data),
+                    .module("Domain", layer: .domain),
+                ]
+                """)
+        try table.append(row: #".module("Money", layer: .core)"#, kind: "module", layer: "core")
+        try table.append(row: #".module("Ledger", layer: .domain)"#, kind: "module", layer: "domain")
+        try table.append(row: #".module("Cards", layer: .features)"#, kind: "module", layer: "features")
+        #expect(table.rows.map(\.name) == ["And", "RIBs", "Money", "Data", "Domain", "Ledger", "Cards"])
+        #expect(table.row(named: "Money")?.layer == "core")
+    }
+
     @Test("a new row goes after the last row of its kind, indented like it; the rest is untouched")
     func append() throws {
         var table = try ModulesTable(source: Self.manifest)

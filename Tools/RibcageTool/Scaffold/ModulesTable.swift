@@ -17,6 +17,8 @@ package struct ModulesTable: Sendable {
         /// The `dependencies:` argument as written: string literals unquoted, others as source
         /// (`.log`); `nil` when the row has no such argument.
         package var dependencies: [String]?
+        /// The `layer:` argument without its dot (`core`); `nil` when the row has none.
+        package var layer: String? = nil
     }
 
     /// The manifest's text.
@@ -41,13 +43,17 @@ package struct ModulesTable: Sendable {
     // MARK: Edits
 
     /// Adds `row` (Swift source such as `.feature("Settings", dependencies: ["RIBs"])`) after the
-    /// last row of the same kind (`feature`), or after the last row when there is none, indented
-    /// like it.
-    package mutating func append(row text: String, kind: String) throws {
+    /// last row of the same kind (`feature`) and `layer`, or else of the same kind, or else after
+    /// the last row, indented like it: a new core module joins the core rows, not the data ones
+    /// that follow them.
+    package mutating func append(row text: String, kind: String, layer: String? = nil) throws {
         let table = try parse()
         let utf8 = Array(source.utf8)
-        let sameKind = Array(zip(table.elements, rows)).last { $0.1.kind == kind }?.0
-        guard let last = sameKind ?? table.elements.last else {
+        let elements = Array(zip(table.elements, rows))
+        let sameLayer = layer.flatMap { layer in elements.last { $0.1.kind == kind && $0.1.layer == layer }?.0
+        }
+        let sameKind = elements.last { $0.1.kind == kind }?.0
+        guard let last = sameLayer ?? sameKind ?? table.elements.last else {
             // An empty table: put the row on its own line inside the brackets.
             let offset = table.leftSquare.endPositionBeforeTrailingTrivia.utf8Offset
             try splice(at: offset, "\n    \(text),\n")
@@ -161,8 +167,10 @@ package struct ModulesTable: Sendable {
                             ?? element.expression.trimmedDescription
                     }
                 }
+            let layer = call.arguments.first { $0.label?.text == "layer" }
+                .flatMap { $0.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text }
             calls.append(call)
-            rows.append(Row(kind: kind, name: name, dependencies: dependencies))
+            rows.append(Row(kind: kind, name: name, dependencies: dependencies, layer: layer))
         }
         self.rows = rows
         return Table(array: array, calls: calls)

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Writes new modules into a workspace laid out like Ribcage's: a `modules` table in
@@ -93,7 +94,8 @@ package struct Scaffolder: Sendable {
     /// Scaffolds a plain module `name` in `layer`, with its test target.
     package func newModule(named name: String, layer: Layer) async throws -> [String] {
         var (table, project) = try await prepare(name)
-        try table.append(row: ".module(\"\(name)\", layer: .\(layer.rawValue))", kind: "module")
+        try table.append(
+            row: ".module(\"\(name)\", layer: .\(layer.rawValue))", kind: "module", layer: layer.rawValue)
         project = try ProjectTables.appendingRow(
             "| \(name) | Modules/\(name) | \(layer.title) | library | — | \(name)Tests |", toTable: "Modules",
             afterRowsWhere: { $0.contains("| \(layer.title) ") }, in: project)
