@@ -14,6 +14,7 @@ import PackageDescription
 
 let modules: [Module] = [
     .module("And", layer: .core),
+    .module("BlockingWork", layer: .core),
     .module("RIBs", layer: .core),
     .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .module(
@@ -46,7 +47,7 @@ let modules: [Module] = [
     .module("Domain", layer: .domain, testDependencies: ["DomainTesting"]),
     .testSupport("DomainTesting", layer: .domain, dependencies: ["Domain"]),
     .module(
-        "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider"],
+        "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider", "BlockingWork"],
         testDependencies: ["HTTPTestServer"]),
     .feature(
         "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"]),
@@ -68,7 +69,7 @@ let modules: [Module] = [
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
+            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile", "BlockingWork",
         ],
         testDependencies: [
             "HTTPTestServer", "HeadlessUITesting", "DomainTesting", "TodoAppTesting", .subprocess,
@@ -87,7 +88,9 @@ let modules: [Module] = [
         dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "Root"]),
     .tool(
         "RibcageTool",
-        dependencies: [.argumentParser, .subprocess, .systemPackage, .swiftSyntax, .swiftParser]),
+        dependencies: [
+            "BlockingWork", .argumentParser, .subprocess, .systemPackage, .swiftSyntax, .swiftParser,
+        ]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .cShim("CMallocStats", layer: .tool),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
@@ -97,7 +100,8 @@ let modules: [Module] = [
     .tool(
         "Benchmarks", product: "bench",
         dependencies: [
-            .argumentParser, "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider", "HTTPTestServer",
+            .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
+            "HTTPTestServer",
             "Layout", "RibcageTool", "HeadlessUI", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data",
             "Reactor",
             "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,

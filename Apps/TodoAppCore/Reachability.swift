@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 #if canImport(Glibc)
@@ -12,34 +13,10 @@ enum Reachability {
     /// Whether `host` resolves within `timeout`. A resolver that hangs counts as no: the answer
     /// comes at the timeout, and the lookup is left to finish on its own.
     static func canResolve(_ host: String, timeout: Duration = .milliseconds(1500)) async -> Bool {
-        let answer = Answer()
-        return await withCheckedContinuation { continuation in
-            answer.continuation = continuation
-            // getaddrinfo blocks for as long as the resolver takes: on a thread of its own, so
-            // that a hanging resolver never holds one of the cooperative pool's threads.
-            let lookup = Thread { answer.give(resolves(host)) }
-            lookup.name = "Reachability lookup"
-            lookup.start()
-            Task.detached {
-                try? await Task.sleep(for: timeout)
-                answer.give(false)
-            }
-        }
-    }
-
-    /// The first of two answers.
-    private final class Answer: @unchecked Sendable {
-        // Guarded by `lock`.
-        private let lock = NSLock()
-        var continuation: CheckedContinuation<Bool, Never>?
-
-        func give(_ value: Bool) {
-            lock.lock()
-            let waiting = continuation
-            continuation = nil
-            lock.unlock()
-            waiting?.resume(returning: value)
-        }
+        // getaddrinfo blocks for as long as the resolver takes: on a thread of its own, so that a
+        // hanging resolver never holds one of the cooperative pool's threads.
+        await DedicatedThread.run(named: "Reachability lookup", givingUpAfter: timeout) { resolves(host) }
+            ?? false
     }
 
     private static func resolves(_ host: String) -> Bool {

@@ -1,3 +1,4 @@
+import BlockingWork
 import Domain
 import Foundation
 import Synchronization
@@ -54,24 +55,19 @@ struct SamplePhotoRepository: PetPhotoRepository {
             height: sample.height)
     }
 
-    /// The file's bytes, read on ``reading``: a read blocks its thread, and the cooperative pool
-    /// has one thread a core.
+    /// The file's bytes, read on a thread of its own: a read blocks its thread, and the
+    /// cooperative pool has one thread a core.
     func imageData(for photo: PetPhoto) async throws(PetPhotoError) -> Data {
         let url = photo.url
-        let read = await withCheckedContinuation {
-            (done: CheckedContinuation<Result<Data, any Error>, Never>) in
-            Self.reading.async { done.resume(returning: Result { try Data(contentsOf: url) }) }
-        }
         do {
-            return try read.get()
+            return try await DedicatedThread.run(named: "TodoAppCore.SamplePhotoRepository") {
+                try Data(contentsOf: url)
+            }
         } catch {
             throw .offline(
                 "cannot read the sample photo \(photo.url.lastPathComponent): \(error.localizedDescription)")
         }
     }
-
-    /// Where the samples are read, off the cooperative pool.
-    private static let reading = DispatchQueue(label: "TodoAppCore.SamplePhotoRepository")
 
     /// How many photos were given; shared by copies of the repository.
     private final class Counter: Sendable {

@@ -14,7 +14,9 @@ import Synchronization
 /// continuation resumed from the queue: a resumed continuation goes to the cooperative pool
 /// first and only then back to the caller's actor, two thread hand-offs where the actor's
 /// return to its caller is one. On a save that is fsynced in about a millisecond, each
-/// hand-off is a thread woken up.
+/// hand-off is a thread woken up. That, and a wait for another process's lock that a
+/// cancelled task can end, is why it is not BlockingWork's `BlockingQueue`, which resumes its
+/// callers through a continuation and runs every call to its end.
 final class IOQueue: Sendable {
     private let worker: Worker
 

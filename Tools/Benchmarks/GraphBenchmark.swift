@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingWork
 import Foundation
 import RibcageTool
 

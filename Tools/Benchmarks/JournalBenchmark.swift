@@ -1,3 +1,4 @@
+import BlockingWork
 import Data
 import Domain
 import Foundation

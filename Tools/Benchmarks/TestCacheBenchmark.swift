@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingWork
 import Foundation
 import RibcageTool
 
@@ -159,9 +160,9 @@ struct TestCacheBenchmark: AsyncParsableCommand {
             let found = await cache.localEntries(testTargets.compactMap { keys[$0] })
             (entries, latestNoted) = (found.entries, found.latestNoted)
         }
-        let digesting = try await Measurement.median(repetitions: repetitions) {
+        let digesting = await Measurement.median(repetitions: repetitions) {
             let (inputs, entries) = (inputs, entries)
-            _ = try await DedicatedThread.run(named: "bench-test-cache-keys") {
+            _ = await DedicatedThread.run(named: "bench-test-cache-keys") {
                 inputs.changedInputs(of: entries)
             }
         }

@@ -1,3 +1,4 @@
+import BlockingWork
 import Domain
 import Foundation
 import LocalProvider
@@ -89,15 +90,12 @@ public final class StoredTodoRepository: TodoRepository {
     /// ``importQueue``, off the cooperative pool.
     nonisolated(nonsending) private func importLegacyFiles() async throws -> [String] {
         let (legacy, store) = (self.legacy, self.store)
-        return try await withCheckedThrowingContinuation { continuation in
-            Self.importQueue.async {
-                continuation.resume(with: Result { try Self.importLegacyFiles(legacy, into: store) })
-            }
-        }
+        return try await Self.importQueue.run { try Self.importLegacyFiles(legacy, into: store) }
     }
 
-    /// Where ``importLegacyFiles()`` does its blocking file work.
-    private static let importQueue = DispatchQueue(label: "Data.StoredTodoRepository.import")
+    /// Where ``importLegacyFiles()`` does its blocking file work, one import at a time in the
+    /// process: a second load waits for the first's import, then finds nothing left to move.
+    private static let importQueue = BlockingQueue(label: "Data.StoredTodoRepository.import")
 
     private static func importLegacyFiles(_ legacy: LegacyTodoFiles, into store: JournaledStore<TodoItems>)
         throws -> [String]

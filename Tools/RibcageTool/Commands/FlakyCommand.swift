@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingWork
 import Foundation
 
 /// `ribcage flaky`: the tests seen flaking in this package, and their quarantine.

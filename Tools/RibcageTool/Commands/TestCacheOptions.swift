@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingWork
 import Foundation
 
 /// `ribcage test`'s cache options, and what the command does with them.
@@ -77,7 +78,7 @@ struct TestCacheOptions: ParsableArguments {
         let (keys, hits) = try await session.lookUp(suites.map(\.testTarget))
         let inputs = session.inputs
         let folders = try Set(suites.flatMap { try inputs.closure(of: $0.testTarget).map(\.path) })
-        let undeclared = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+        let undeclared = await DedicatedThread.run(named: "ribcage-test-cache-keys") {
             UndeclaredVariables.findings(
                 inFolders: Array(folders), root: inputs.root, declared: inputs.declaredVariables)
         }
@@ -160,7 +161,7 @@ struct TestCacheOptions: ParsableArguments {
             let latest = try await session.cache.latestEntry(of: suite.testTarget, withParts: true)
             let shown = hit ?? latest
             let inputs = session.inputs
-            let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+            let changed = await DedicatedThread.run(named: "ribcage-test-cache-keys") {
                 shown?.changedInputs(in: inputs)
             }
             print(CacheExplanation(key: key, hit: hit, latest: latest, changedInputs: changed).text)

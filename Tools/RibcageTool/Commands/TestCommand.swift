@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingWork
 import Foundation
 
 /// `ribcage test`: runs the test targets of the named modules, or all, and totals the results.

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// A lint finding, printed compiler-style: `path:line: error: message [rule]`.

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// The Swift toolchain on this machine, as far as lint needs it: the modules its SDK provides,
@@ -58,7 +59,7 @@ package struct Toolchain: Sendable, Equatable {
     /// `lib/swift` folder and reads every module map there, which must not hold a thread of the
     /// cooperative pool.
     package static func currentOffThePool() async throws -> Toolchain {
-        try await DedicatedThread.run(named: "ribcage-toolchain") { current() }
+        await DedicatedThread.run(named: "ribcage-toolchain") { current() }
     }
 
     private static var fallback: Toolchain {

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Reads a package with SwiftPM: `swift package describe --type json` for the targets as
@@ -28,7 +29,7 @@ package enum PackageLoader {
                         + "(`swift package dump-package`) and each target's sources were found in its folder.\n")
                         .utf8))
             // Walking every target's folder blocks on the file system: off the cooperative pool.
-            return try await DedicatedThread.run(named: "ribcage-source-walk") {
+            return await DedicatedThread.run(named: "ribcage-source-walk") {
                 manifest.package(root: root)
             }
         }

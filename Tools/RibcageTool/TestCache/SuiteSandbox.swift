@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// What one suite may see when `ribcage test --sandbox` runs it: of the package, only its
@@ -203,7 +204,7 @@ package struct SuiteSandbox: Sendable {
     /// reported with the suite's results either way.
     package func failureNote(traces: [URL], logs: [URL]) async -> String {
         let sandbox = self
-        let unseen = try? await DedicatedThread.run(named: "ribcage-test-reports") {
+        let unseen = await DedicatedThread.run(named: "ribcage-test-reports") {
             sandbox.unseenFiles(
                 traces: traces.compactMap { try? InputTrace(log: String(contentsOf: $0, encoding: .utf8)) },
                 logs: logs.compactMap { try? String(contentsOf: $0, encoding: .utf8) })
@@ -211,7 +212,7 @@ package struct SuiteSandbox: Sendable {
         let head =
             "\(testTarget) failed sandboxed (--sandbox: of the package, only its declared inputs and "
             + "the files its last cached run read were visible)"
-        guard let unseen, !unseen.isEmpty else {
+        guard !unseen.isEmpty else {
             return head + "; neither its trace nor its log names a file of the package it could not see"
         }
         let named =

@@ -1,3 +1,4 @@
+import BlockingWork
 import Dispatch
 import Foundation
 import Synchronization
@@ -38,7 +39,7 @@ extension TestCache {
     package nonisolated func localEntries(_ keys: [TestCacheKey]) async -> LocalEntries {
         let folder = local.folder.path
         let latest = folder + "/latest/"
-        let found = try? await DedicatedThread.run(named: "ribcage-test-cache-store") {
+        return await DedicatedThread.run(named: "ribcage-test-cache-store") {
             let found = Mutex(LocalEntries())
             let chunks = max(1, min(keys.count, ProcessInfo.processInfo.activeProcessorCount * 4))
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
@@ -70,8 +71,6 @@ extension TestCache {
             }
             return found.withLock { $0 }
         }
-        // No thread to read on: every key goes the slow way, which reports its own failures.
-        return found ?? LocalEntries()
     }
 
     /// ``recordLatest(_:)`` for many keys, on one thread, leaving alone the files that already

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// An entry as read from a store, with the bytes it was read from, so a shared hit can be kept

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// The test cache for one `ribcage test --cache` run: the keys of its test targets, what the
@@ -74,7 +75,7 @@ package struct TestCacheSession: Sendable {
         }
         let inputs = inputs
         let entries = found
-        let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+        let changed = await DedicatedThread.run(named: "ribcage-test-cache-keys") {
             inputs.changedInputs(of: entries)
         }
         var hits: [String: TestCacheEntry] = [:]
@@ -213,16 +214,10 @@ package struct TestCacheSession: Sendable {
     private func stillHolds(_ entry: TestCacheEntry) async -> Bool {
         guard entry.recordedInputs != nil else { return true }
         let inputs = inputs
-        do {
-            let changed = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
-                entry.changedInputs(in: inputs)
-            }
-            return changed?.isEmpty == true
-        } catch {
-            StandardError.write(
-                "warning: test cache: could not compare \(entry.testTarget)'s inputs: \(error)\n")
-            return false
+        let changed = await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+            entry.changedInputs(in: inputs)
         }
+        return changed?.isEmpty == true
     }
 
     /// The tests that failed in `red` and passed in `green`, two runs with one key. An older green

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// The suites of a package that failed under `strace` and passed without it, remembered in the

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Which test suites a change affects: the test targets whose files changed, or that depend,
@@ -145,7 +146,7 @@ package enum TestSharding {
     package static func weightsOffThePool(for suites: [TestSuite], package: DescribedPackage, root: URL)
         async throws -> [String: Double]
     {
-        try await DedicatedThread.run(named: "ribcage-shard-weights") {
+        await DedicatedThread.run(named: "ribcage-shard-weights") {
             weights(for: suites, package: package, root: root)
         }
     }

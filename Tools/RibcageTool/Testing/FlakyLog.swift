@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// One sighting of a flaky test: it failed and passed with nothing changed.

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// One JUnit XML document for a whole `ribcage test` run (`--junit-output`), as Jenkins, GitLab

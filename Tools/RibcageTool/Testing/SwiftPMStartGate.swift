@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Lets one `swift test` at a time through SwiftPM's start-up when several run at once on one
@@ -70,8 +71,7 @@ package actor SwiftPMStartGate {
         of root: pid_t, runningProgramEndingWith programSuffix: String, limit: Duration = .seconds(300)
     ) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: limit)
-        // The work throws nothing: `try?` only meets the signature.
-        let seen = try? await DedicatedThread.run(named: "ribcage-start-gate") {
+        return await DedicatedThread.run(named: "ribcage-start-gate") {
             while ContinuousClock.now < deadline {
                 switch ProcessTree.current().descendant(of: root, runningProgramEndingWith: programSuffix) {
                 case .found: return true
@@ -81,7 +81,6 @@ package actor SwiftPMStartGate {
             }
             return false
         }
-        return seen ?? false
     }
 }
 

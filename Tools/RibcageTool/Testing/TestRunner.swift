@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Runs test targets with `swift test` and reads what both test libraries reported.
@@ -191,7 +192,7 @@ package struct TestRunner: Sendable {
             }
         // The reports, the log and the event stream of a large run are megabytes: read them on a
         // thread of their own, not on the cooperative pool.
-        let (testCases, spans, problems) = try await DedicatedThread.run(named: "ribcage-test-reports") {
+        let (testCases, spans, problems) = await DedicatedThread.run(named: "ribcage-test-reports") {
             Self.results(
                 xctestReport: xctestReport, swiftTestingReport: swiftTestingReport, log: log, events: events,
                 packageRoot: packageRoot)
