@@ -25,7 +25,9 @@
 ///
 /// Because the work is the reactor's own turn:
 /// - the next action waits until it returns. A source that never ends, such as a sequence of
-///   server events, belongs in a task the interactor owns, which sends an action per event;
+///   server events, belongs in a task the interactor owns, which sends an action per event; so
+///   does a request that may take seconds or be replaced, started with
+///   ``SentActions/task(_:)`` so that the command that asked for it still awaits it;
 /// - it must not await the ``SentAction/reduced()`` of an action sent after it, which waits
 ///   for it;
 /// - heavy synchronous work (decoding, parsing) belongs in a `@concurrent` function it awaits,

@@ -52,16 +52,18 @@ struct ProfileTests {
         let presenter = ProfilePresenterMock()
         let reactor = ProfileReactor(
             profiles: dependency.store, photos: dependency.photos, favorites: dependency.favoritePhotos)
-        return (ProfileInteractor(presenter: presenter, reactor: reactor), presenter)
+        return (
+            ProfileInteractor(presenter: presenter, reactor: reactor, photos: dependency.photos), presenter
+        )
     }
 
     /// Runs `body` and returns once the actions it sent are on the screen.
-    private func acting(_ body: () -> Void) async {
+    func acting(_ body: () -> Void) async {
         await SentActions.during(body).reduced()
     }
 
     /// Activates `interactor` with its screen on, as when the Profile tab is the one shown.
-    private func activateOnScreen(_ interactor: ProfileInteractor) {
+    func activateOnScreen(_ interactor: ProfileInteractor) {
         interactor.activate()
         interactor.didAppear()
     }
@@ -210,7 +212,7 @@ struct ProfileTests {
         let reactor = ProfileReactor(
             profiles: store, photos: photos, favorites: FavoritePhotos(repository: store))
         let screen = ProfileViewController()
-        let interactor = ProfileInteractor(presenter: screen, reactor: reactor)
+        let interactor = ProfileInteractor(presenter: screen, reactor: reactor, photos: photos)
         let window = Window(size: size)
         window.rootViewController = screen
         window.makeKeyAndVisible()

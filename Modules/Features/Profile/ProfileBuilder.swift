@@ -38,7 +38,8 @@ public final class ProfileBuilder: Builder<any ProfileDependency>, ProfileBuilda
         let reactor = ProfileReactor(
             profiles: component.dependency.profileRepository, photos: component.dependency.petPhotoRepository,
             favorites: component.dependency.favoritePhotos)
-        let interactor = ProfileInteractor(presenter: viewController, reactor: reactor)
+        let interactor = ProfileInteractor(
+            presenter: viewController, reactor: reactor, photos: component.dependency.petPhotoRepository)
         interactor.listener = listener
         return ProfileRouter(interactor: interactor, viewController: viewController)
     }

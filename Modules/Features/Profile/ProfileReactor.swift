@@ -4,15 +4,27 @@ import HeadlessUI
 import Reactor
 
 /// The profile screen's state machine: the name and bio (in UserDefaults), the flavor's pet
-/// photo, fetched and decoded, and the favourites, browsable one by one. A failed request or
-/// save becomes a ``Domain/Notice`` for the status line; the rest of the app goes on.
+/// photo, and the favourites, browsable one by one. A failed request or save becomes a
+/// ``Domain/Notice`` for the status line; the rest of the app goes on.
+///
+/// The photo is fetched by ``ProfileInteractor``, which owns the request and may cancel it, and
+/// tells the reactor what it asked for and what came: a request holds no turn of the reactor's
+/// queue, so a name typed while it is on its way is saved and shown at once.
 @MainActor
 final class ProfileReactor: Reactor {
     enum Action: Sendable {
         /// Read the stored profile, and say so if it or the favourites could not be read.
         case load
-        /// Ask the API for another photo.
-        case refresh
+        /// Another photo was asked for: the screen says it is loading.
+        case photoRequested
+        /// The photo asked for last came, or why it did not.
+        case photoArrived(Result<PetPhoto, PetPhotoError>)
+        /// The pixels of a photo that came, or why there are none; dropped unless that photo is
+        /// still the one on show and no favourite is browsed (ending the browsing draws it).
+        case imageArrived(PetPhoto, Bitmap?, failure: String?)
+        /// The request was given up with none after it (the RIB deactivated): the screen stops
+        /// loading and says nothing.
+        case photoAbandoned
         /// Keep the photo as a favourite, or drop it.
         case toggleFavorite
         case setName(String)
@@ -34,6 +46,7 @@ final class ProfileReactor: Reactor {
     enum Mutation: Sendable {
         case setProfile(Profile)
         case startLoading
+        case stopLoading
         case setPhoto(PetPhoto, isFavorite: Bool)
         case setImage(Bitmap?, failure: String?)
         case failLoading(PetPhotoError)
@@ -43,19 +56,15 @@ final class ProfileReactor: Reactor {
         case notify(Notice?)
     }
 
-    /// The smallest picture decoded: wider than most terminals are columns, and two pixels a
-    /// row tall, so that a JPEG is scaled while it is decoded and still fills a large window.
-    nonisolated static let decodedSize = (width: 320, height: 200)
-
     let initialState: ProfileState
     let runtime = ReactorRuntime<ProfileReactor>()
     private let profiles: any ProfileRepository
-    private let photos: any PetPhotoRepository
+    private let pictures: PetPictures
     private let favorites: FavoritePhotos
 
     init(profiles: any ProfileRepository, photos: any PetPhotoRepository, favorites: FavoritePhotos) {
         self.profiles = profiles
-        self.photos = photos
+        pictures = PetPictures(repository: photos)
         self.favorites = favorites
         initialState = ProfileState(pet: photos.pet, favorites: favorites.photos)
     }
@@ -64,8 +73,18 @@ final class ProfileReactor: Reactor {
         switch action {
         case .load:
             return load()
-        case .refresh:
-            return refresh()
+        case .photoRequested:
+            return .just(.startLoading)
+        case .photoArrived(.success(let photo)):
+            return .just(.setPhoto(photo, isFavorite: favorites.contains(photo)))
+        case .photoArrived(.failure(let error)):
+            return .just(.failLoading(error))
+        case .imageArrived(let photo, let bitmap, let failure):
+            let state = currentState
+            guard state.photo == photo, state.browsedFavorite == nil else { return .empty() }
+            return .just(.setImage(bitmap, failure: failure))
+        case .photoAbandoned:
+            return .just(.stopLoading)
         case .toggleFavorite:
             return toggleFavorite()
         case .setName(let name):
@@ -106,42 +125,6 @@ final class ProfileReactor: Reactor {
         }
     }
 
-    private func refresh() -> Mutations<Mutation> {
-        let (photos, favorites) = (self.photos, self.favorites)
-        return .run { send in
-            send(.startLoading)
-            let photo: PetPhoto
-            do throws(PetPhotoError) {
-                photo = try await photos.randomPhoto()
-            } catch {
-                send(.failLoading(error))
-                return
-            }
-            send(.setPhoto(photo, isFavorite: favorites.contains(photo)))
-            let (bitmap, failure) = await Self.image(of: photo, from: photos)
-            send(.setImage(bitmap, failure: failure))
-        }
-    }
-
-    /// `photo`'s pixels, or why there are none.
-    nonisolated private static func image(of photo: PetPhoto, from photos: any PetPhotoRepository) async -> (
-        Bitmap?, String?
-    ) {
-        do {
-            let data = try await photos.imageData(for: photo)
-            return (try await decode(data), nil)
-        } catch let error as PetPhotoError {
-            return (nil, "The photo could not be fetched: \(error)")
-        } catch {
-            return (nil, "The photo could not be shown: \(error)")
-        }
-    }
-
-    /// Decodes off the main actor: a large JPEG takes milliseconds.
-    @concurrent nonisolated private static func decode(_ data: Data) async throws(ImageError) -> Bitmap {
-        try Bitmap(data: data, minimumSize: decodedSize)
-    }
-
     private func toggleFavorite() -> Mutations<Mutation> {
         guard let photo = currentState.photo else {
             return .just(.notify(.failure("There is no photo to keep yet; press r (or type `refresh`).")))
@@ -161,7 +144,7 @@ final class ProfileReactor: Reactor {
 
     private func browse(_ move: FavoriteMove) -> Mutations<Mutation> {
         let kept = favorites.photos
-        let photos = self.photos
+        let pictures = self.pictures
         let index: Int
         switch move {
         case .by(let steps):
@@ -175,7 +158,7 @@ final class ProfileReactor: Reactor {
                 send(.browse(nil))
                 send(.notify(nil))
                 guard let current else { return }
-                let (bitmap, failure) = await Self.image(of: current, from: photos)
+                let (bitmap, failure) = await pictures.image(of: current)
                 send(.setImage(bitmap, failure: failure))
             }
         }
@@ -191,7 +174,7 @@ final class ProfileReactor: Reactor {
                 .notify(
                     Notice(
                         "Favourite \(shown + 1) of \(kept.count): \(photo.breed ?? "breed unknown").")))
-            let (bitmap, failure) = await Self.image(of: photo, from: photos)
+            let (bitmap, failure) = await pictures.image(of: photo)
             send(.setImage(bitmap, failure: failure))
         }
     }
@@ -222,13 +205,18 @@ final class ProfileReactor: Reactor {
         case .startLoading:
             state.isLoading = true
             state.browsedFavorite = nil
+        case .stopLoading:
+            state.isLoading = false
         case .setPhoto(let photo, let isFavorite):
             state.isLoading = false
             state.photo = photo
-            state.bitmap = nil
-            state.imageFailure = nil
             state.photoFailure = nil
             state.isFavorite = isFavorite
+            // A favourite browsed meanwhile keeps its pixels; ending the browsing draws this one.
+            if state.browsedFavorite == nil {
+                state.bitmap = nil
+                state.imageFailure = nil
+            }
         case .setImage(let bitmap, let failure):
             state.bitmap = bitmap
             state.imageFailure = failure
