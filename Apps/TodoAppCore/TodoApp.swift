@@ -176,6 +176,8 @@ public final class TodoApp {
                 ending = .failure(error)
             }
         }
+        // A request still on its way (a photo) will never be shown: given up on, not awaited.
+        work.cancelTasks()
         await awaitUnfinished(work, name: name)
         switch ending {
         case .success(.signal(let number)): return .signal(number)

@@ -69,6 +69,9 @@ public final class SentActions {
     /// The actions not known to be reduced yet: reduced ones are dropped as the list grows, so
     /// a group that lasts a whole session keeps only the work still on its way.
     private var actions: [SentAction] = []
+    /// The work ``task(_:)`` started in this group, with the action that stands for it, until
+    /// it is reduced.
+    private var tasks: [(action: SentAction, task: Task<Void, Never>)] = []
     private var sent = 0
     private var pruneAt = 256
     private let enclosing: SentActions?
@@ -118,6 +121,27 @@ public final class SentActions {
             group = member.enclosing
         }
         return current
+    }
+
+    /// Adds `task`, which `action` stands for, to the current group and those enclosing it, so
+    /// that ``cancelTasks()`` finds it.
+    static func record(_ task: Task<Void, Never>, for action: SentAction) {
+        var group = current
+        while let member = group {
+            member.tasks.removeAll { $0.action.isReduced }
+            member.tasks.append((action, task))
+            group = member.enclosing
+        }
+    }
+
+    /// Cancels the work that ``task(_:)`` started in this group and that is still on its way:
+    /// each counts as reduced then. The actions stay, to be awaited.
+    ///
+    /// For a program that ends: a request no one will see the answer to (a photo) is given up
+    /// on, while a change on its way to the disk is still awaited.
+    public func cancelTasks() {
+        for (action, task) in tasks where !action.isReduced { task.cancel() }
+        tasks = []
     }
 
     /// Runs `body` with `group` as the current group, as if it ran inside the `during` that made it.

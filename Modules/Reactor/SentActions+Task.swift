@@ -16,14 +16,15 @@ extension SentActions {
     ///
     /// It counts as reduced once `work` returns or once the task is cancelled, whichever comes
     /// first: no one waits for work its owner gave up. Actions `work` sends join the same groups
-    /// (the task inherits them), so awaiting the command awaits them too.
+    /// (the task inherits them), so awaiting the command awaits them too. A group's
+    /// ``cancelTasks()`` cancels it as its owner would.
     ///
     /// - Returns: The task, to cancel.
     @discardableResult
     public static func task(_ work: @escaping @MainActor @Sendable () async -> Void) -> Task<Void, Never> {
         let sent = SentAction()
         _ = record(sent)
-        return Task { @MainActor in
+        let task = Task { @MainActor in
             await withTaskCancellationHandler {
                 await work()
             } onCancel: {
@@ -32,5 +33,7 @@ extension SentActions {
             }
             sent.markReduced()
         }
+        record(task, for: sent)
+        return task
     }
 }

@@ -36,4 +36,26 @@ struct SentActionsTaskTests {
         gate.open()
         await task?.value
     }
+
+    @Test("cancelTasks gives up the group's tasks, its own and nested ones, and leaves its actions to await")
+    func cancelTasksLeavesActions() async {
+        let reactor = CounterReactor()
+        let gate = Gate()
+        var task: Task<Void, Never>?
+        var inner: SentActions?
+        let session = SentActions.during {
+            inner = SentActions.during {
+                task = SentActions.task { await gate.wait() }
+            }
+            reactor.send(.set(3))
+        }
+        session.cancelTasks()
+        await session.reduced()
+        #expect(session.isReduced)
+        #expect(inner?.isReduced == true, "the nested group's task was cancelled with the session's")
+        #expect(task?.isCancelled == true)
+        #expect(reactor.currentState.count == 3, "the action was awaited, not dropped")
+        gate.open()
+        await task?.value
+    }
 }
