@@ -98,6 +98,10 @@ package struct ProcessTree: Sendable {
     /// Reads `/proc`; a process that ends while it is read is left out.
     package static func current() -> ProcessTree {
         var parents: [pid_t: pid_t] = [:]
+        // Without a readable `/proc` the tree is empty, the process under watch counts as ended,
+        // and the gate opens at once: runs start as they did before the gate, and one that
+        // still meets another's start-up is run again from its log (`foundBuildFolderBusy`).
+        // Nothing the user must act on, so nothing is said.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for name in names {
             guard let pid = pid_t(name), let stat = read("/proc/\(name)/stat", limit: 512) else { continue }
