@@ -159,6 +159,20 @@ struct InputTraceTests {
         #expect(findings.first?.warning.contains("Tests/ATests/A.swift:2") == true)
         #expect(findings.first?.warning.contains("| `TINY_MODE` | why |") == true)
     }
+
+    @Test("a read written out inside a multi-line string is text, not a read; the code after it is")
+    func variablesInsideMultiLineStrings() {
+        let quotes = String(repeating: "\"", count: 3)
+        let source = [
+            "let package = \(quotes)",
+            "    #expect(ProcessInfo.processInfo.environment[\"IN_TEXT\"] == nil)",
+            "    \(quotes)",
+            "let real = getenv(\"AFTER_TEXT\")",
+        ].joined(separator: "\n")
+        let findings = UndeclaredVariables.findings(in: source, file: "Tests/ATests/A.swift", declared: [])
+        #expect(findings.map(\.variable) == ["AFTER_TEXT"])
+        #expect(findings.map(\.line) == [4])
+    }
 }
 
 extension String {

@@ -39,7 +39,14 @@ package enum UndeclaredVariables {
         guard readers.contains(where: source.contains) else { return [] }
         var found: [Finding] = []
         var seen: Set<String> = []
+        // Inside a multi-line string literal: its lines are text, such as the source of a test
+        // package that a test writes out, and read no variable of this process.
+        var inText = false
         for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let delimiters = line.ranges(of: "\"\"\"").count
+            let wasInText = inText
+            if delimiters % 2 == 1 { inText.toggle() }
+            if wasInText || delimiters > 0 { continue }
             // A comment that shows how to read a variable reads none.
             let code = line.drop { $0 == " " }
             if code.hasPrefix("//") || code.hasPrefix("*") { continue }
