@@ -226,15 +226,8 @@ struct TestCacheRun {
             let isGreen = result.isCleanlyGreen
             var recorded: [RecordedInput]?
             if isGreen, let trace = inputTraces[result.suite.testTarget] {
-                do {
-                    recorded = try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
-                        selection.inputs(
-                            of: InputTrace(log: try String(contentsOf: trace, encoding: .utf8)), in: inputs)
-                    }
-                } catch {
-                    StandardError.write(
-                        "warning: test cache: cannot read \(result.suite.testTarget)'s trace \(trace.path): \(error)\n"
-                    )
+                recorded = await DedicatedThread.run(named: "ribcage-test-cache-keys") {
+                    selection.inputs(of: trace, in: inputs)
                 }
             }
             // Each test as its first attempt ended: a red run is evidence as it first ended.

@@ -68,33 +68,68 @@ package struct InputTrace: Sendable, Equatable {
 
     /// Reads a trace written with ``wrapping(_:log:)``.
     package init(log text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    /// Reads the trace in the file at `url`, written with ``wrapping(_:log:)``.
+    package init(contentsOf url: URL) throws {
+        self.init(bytes: [UInt8](try Data(contentsOf: url)))
+    }
+
+    /// Reads a trace from its bytes: a line is a pid, spaces and a call.
+    init(bytes: [UInt8]) {
         accesses = []
         // The complete calls, in order: a call another thread interrupted is printed in two
         // halves, put together where it ended.
-        var calls: [(pid: Int, call: String)] = []
-        var pending: [Int: String] = [:]
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let space = line.firstIndex(of: " "), let pid = Int(line[..<space]) else { continue }
+        var calls: [(pid: Int, call: StraceCall)] = []
+        var pending: [Int: [UInt8]] = [:]
+        let unfinished = Array("<unfinished ...>".utf8)
+        let resumed = Array(" resumed>".utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = Self.endOfLine(in: bytes, from: start)
+            defer { start = end + 1 }
+            var index = start
+            var pid = 0
+            while index < end, (48...57).contains(bytes[index]) {
+                pid = pid * 10 + Int(bytes[index] - 48)
+                index += 1
+            }
+            guard index > start, index < end, bytes[index] == UInt8(ascii: " ") else { continue }
             // strace pads the pid to a width of its own: `9661  execve(…`.
-            var call = String(line[line.index(after: space)...].drop { $0 == " " })
+            while index < end, bytes[index] == UInt8(ascii: " ") { index += 1 }
             if rootPID == nil { rootPID = pid }
-            if call.hasSuffix("<unfinished ...>") {
-                pending[pid] = String(call.dropLast("<unfinished ...>".count))
+            let call = bytes[index..<end]
+            if call.count >= unfinished.count, call.suffix(unfinished.count).elementsEqual(unfinished) {
+                pending[pid] = Array(call.dropLast(unfinished.count))
                 continue
             }
-            if call.hasPrefix("<... "), let resumed = call.range(of: " resumed>") {
+            if call.starts(with: Array("<... ".utf8)), let mark = Self.firstRange(of: resumed, in: call) {
                 // The second half pads its result to a column: `<... vfork resumed>)      = 19665`.
-                let rest = call[resumed.upperBound...].replacing(
-                    #/^\)\s+= /#, with: ") = ", maxReplacements: 1)
-                call = (pending.removeValue(forKey: pid) ?? "") + rest
+                var rest = call[mark.upperBound...]
+                if rest.first == UInt8(ascii: ")") {
+                    let afterSpaces = rest.dropFirst().drop { $0 == UInt8(ascii: " ") }
+                    if afterSpaces.count < rest.count - 1, afterSpaces.starts(with: Array("= ".utf8)) {
+                        rest = afterSpaces.dropFirst(2)
+                        calls.append(
+                            (
+                                pid,
+                                StraceCall(
+                                    (pending.removeValue(forKey: pid) ?? []) + Array(") = ".utf8) + rest)
+                            ))
+                        continue
+                    }
+                }
+                calls.append((pid, StraceCall((pending.removeValue(forKey: pid) ?? []) + rest)))
+                continue
             }
-            calls.append((pid, call))
+            calls.append((pid, StraceCall(Array(call))))
         }
         // A thread or a new process runs its parent's program until it starts one of its own;
         // its first lines may come before the parent's clone returns, so parents are found first.
         var parents: [Int: Int] = [:]
         for (pid, call) in calls {
-            if let child = Self.child(in: call) { parents[child] = pid }
+            if let child = call.child { parents[child] = pid }
         }
         var programs: [Int: String] = [:]
         func program(of pid: Int) -> String? {
@@ -116,8 +151,9 @@ package struct InputTrace: Sendable, Equatable {
                 current = parent
             }
         }
+        var paths = AbsolutePaths()
         for (pid, call) in calls {
-            guard var access = Self.access(in: call, pid: pid) else { continue }
+            guard var access = call.access(pid: pid, paths: &paths) else { continue }
             if access.kind == .executed {
                 programs[pid] = access.path
                 if access.path.hasSuffix(".xctest") { testProcesses.insert(pid) }
@@ -130,96 +166,29 @@ package struct InputTrace: Sendable, Equatable {
         ranTests = !testProcesses.isEmpty
     }
 
-    /// The thread or process a `clone`, `clone3`, `fork` or `vfork` made, from its result.
-    static func child(in call: String) -> Int? {
-        guard call.hasPrefix("clone") || call.hasPrefix("fork(") || call.hasPrefix("vfork("),
-            let equals = call.range(of: ") = ", options: .backwards)
-        else { return nil }
-        return Int(call[equals.upperBound...].prefix { $0.isNumber })
-    }
-
-    /// The access one complete line of the trace records, or nil for calls that read nothing:
-    /// an open for writing only, a failed start of a program, a line in another shape.
-    static func access(in call: String, pid: Int) -> Access? {
-        guard let parenthesis = call.firstIndex(of: "(") else { return nil }
-        let name = call[..<parenthesis]
-        guard let equals = call.range(of: ") = ", options: .backwards) else { return nil }
-        let arguments = call[call.index(after: parenthesis)..<equals.lowerBound]
-        let result = call[equals.upperBound...]
-        let succeeded = !result.hasPrefix("-")
-        switch name {
-        case "execve", "execveat":
-            // A failed execve is a search along PATH: only the program that started counts.
-            guard succeeded, result.hasPrefix("0") else { return nil }
-            var scanner = Scanner(arguments)
-            let folder = name == "execveat" ? scanner.descriptorPath() : nil
-            guard let path = scanner.quoted() else { return nil }
-            let absolute = Self.absolute(path, against: folder)
-            return absolute.map { Access(kind: .executed, path: $0, resolved: $0, pid: pid) }
-        case "open", "openat", "openat2", "creat":
-            var scanner = Scanner(arguments)
-            let folder = name.hasPrefix("openat") ? scanner.descriptorPath() : nil
-            guard let path = scanner.quoted() else { return nil }
-            let flags = scanner.rest
-            if name == "creat" || flags.contains("O_WRONLY") { return nil }
-            guard let absolute = Self.absolute(path, against: folder) else { return nil }
-            let kind: Access.Kind = flags.contains("O_DIRECTORY") ? .listing : .read
-            var answer = Scanner(result)
-            let resolved = succeeded ? answer.descriptorPath() : nil
-            return Access(kind: kind, path: absolute, resolved: resolved, pid: pid)
-        default:
-            return nil
+    /// Where the line that starts at `start` ends: its newline, or the end of `bytes`.
+    private static func endOfLine(in bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress,
+                let found = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
+            else { return bytes.count }
+            return UnsafeRawPointer(found) - base
         }
     }
 
-    /// `path`, made absolute against `folder` when relative; nil when relative to an unknown
-    /// folder.
-    private static func absolute(_ path: String, against folder: String?) -> String? {
-        if path.hasPrefix("/") { return (path as NSString).standardizingPath }
-        guard let folder else { return nil }
-        return ((folder as NSString).appendingPathComponent(path) as NSString).standardizingPath
-    }
-
-    /// Reads the parts of one call's arguments, left to right.
-    private struct Scanner {
-        var rest: Substring
-
-        init(_ text: Substring) { rest = text }
-
-        /// A descriptor printed as `AT_FDCWD<path>` or `3<path>`: the path, or nil.
-        mutating func descriptorPath() -> String? {
-            guard let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") else {
-                return nil
+    private static func firstRange(of pattern: [UInt8], in text: ArraySlice<UInt8>) -> Range<Int>? {
+        var start = text.startIndex
+        while start <= text.endIndex - pattern.count {
+            if text[start..<(start + pattern.count)].elementsEqual(pattern) {
+                return start..<(start + pattern.count)
             }
-            let path = InputTrace.decode(rest[rest.index(after: open)..<close])
-            rest = rest[rest.index(after: close)...]
-            return path
+            start += 1
         }
-
-        /// The next quoted string.
-        mutating func quoted() -> String? {
-            guard let open = rest.firstIndex(of: "\""),
-                let close = rest[rest.index(after: open)...].firstIndex(of: "\"")
-            else { return nil }
-            let text = InputTrace.decode(rest[rest.index(after: open)..<close])
-            rest = rest[rest.index(after: close)...]
-            return text
-        }
+        return nil
     }
 
     /// Decodes strace's `-xx` form, every byte as `\xHH`; nil for anything else.
     package static func decode(_ escaped: Substring) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(escaped.utf8.count / 4)
-        var utf8 = escaped.utf8[...]
-        while !utf8.isEmpty {
-            guard utf8.count >= 4, utf8.first == UInt8(ascii: "\\"),
-                utf8.dropFirst().first == UInt8(ascii: "x"),
-                let byte = UInt8(String(decoding: utf8.dropFirst(2).prefix(2), as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(byte)
-            utf8 = utf8.dropFirst(4)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        Array(escaped.utf8).withUnsafeBufferPointer { StraceCall.decode($0) }
     }
 }

@@ -153,12 +153,20 @@ package struct RecordedInputSelection: Sendable {
     /// sources `inputs` finds for them.
     package func inputs(of trace: InputTrace, in inputs: TestCacheInputs) -> [RecordedInput] {
         var chosen: [String: RecordedInput.Kind] = [:]
+        // A suite opens the same files again and again (every process its libraries): each
+        // path and kind is judged once.
+        var judged: [KindAndPath: RecordedInput.Kind?] = [:]
         for access in trace.accesses where access.pid != trace.rootPID && (access.byTest || !trace.ranTests) {
             if let toolchain, let program = access.program, Self.isInside(program, toolchain) { continue }
             // `--sandbox`'s bubblewrap opens the paths it binds: the sandbox's reads, not the suite's.
             if access.program?.hasSuffix("/bwrap") == true { continue }
-            for path in Set([access.path, access.resolved].compactMap { $0 }) {
-                guard let kind = kind(of: access, at: path) else { continue }
+            var paths = [access.path]
+            if let resolved = access.resolved, resolved != access.path { paths.append(resolved) }
+            for path in paths {
+                let question = KindAndPath(kind: access.kind, path: path)
+                let answer = judged[question] ?? kind(of: access, at: path)
+                judged[question] = answer
+                guard let kind = answer else { continue }
                 // A program that is also read stays a program; a file read stays a file.
                 if chosen[path] == nil || kind != .file { chosen[path] = kind }
             }
@@ -176,6 +184,11 @@ package struct RecordedInputSelection: Sendable {
             }
         }
         return recorded.sorted()
+    }
+
+    private struct KindAndPath: Hashable {
+        var kind: InputTrace.Access.Kind
+        var path: String
     }
 
     /// How `access` counts at `path`, or nil when it does not.

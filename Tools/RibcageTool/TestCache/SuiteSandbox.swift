@@ -206,7 +206,7 @@ package struct SuiteSandbox: Sendable {
         let sandbox = self
         let unseen = await DedicatedThread.run(named: "ribcage-test-reports") {
             sandbox.unseenFiles(
-                traces: traces.compactMap { try? InputTrace(log: String(contentsOf: $0, encoding: .utf8)) },
+                traces: traces.compactMap { try? InputTrace(contentsOf: $0) },
                 logs: logs.compactMap { try? String(contentsOf: $0, encoding: .utf8) })
         }
         let head =

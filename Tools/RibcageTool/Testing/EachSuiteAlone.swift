@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 extension TestRunner {
@@ -9,6 +10,32 @@ extension TestRunner {
         case untraced
         /// Without the trace, after it failed under it.
         case retry
+    }
+
+    /// One `swift test` of one suite, ended.
+    private struct Finished: Sendable {
+        var suite: TestSuite
+        var pass: Pass
+        var outcome: Outcome
+        /// Where its trace was written, when it ran traced.
+        var trace: URL?
+        /// The trace, read if the suite passed; nil when there is none to read.
+        var read: Result<InputTrace, any Error>?
+    }
+
+    /// The trace at `trace`, read on a thread of its own if `result` is green (only a green run
+    /// is stored); nil when there is no trace or the run is not green.
+    ///
+    /// Read as soon as its suite ends, beside the suites still running: read at the end, one
+    /// after another, the traces of this workspace's suites (80 MB) took half a minute after the
+    /// last test had ended.
+    private static func readTrace(_ trace: URL?, ofGreen result: TestSuiteResult) async -> Result<
+        InputTrace, any Error
+    >? {
+        guard let trace, result.failed == 0, result.runnerFailure == nil else { return nil }
+        return await DedicatedThread.run(named: "ribcage-test-trace") {
+            Result { try InputTrace(contentsOf: trace) }
+        }
     }
 
     /// Runs each of `suites` in a `swift test --ignore-lock` of its own, as many at once as
@@ -41,7 +68,7 @@ extension TestRunner {
         }
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let startGate = SwiftPMStartGate()
-        let outcomes = try await withThrowingTaskGroup(of: (TestSuite, Pass, Outcome, URL?).self) { group in
+        let outcomes = try await withThrowingTaskGroup(of: Finished.self) { group in
             var pending = ordered.map {
                 ($0, tracing && !untraced.contains($0.testTarget) ? Pass.traced : .untraced)
             }[...]
@@ -62,7 +89,11 @@ extension TestRunner {
                         // result: run it again.
                         guard attempt < 5, outcome.testCases.isEmpty,
                             await Self.foundBuildFolderBusy(in: outcome.log)
-                        else { return (suite, pass, outcome, trace) }
+                        else {
+                            return Finished(
+                                suite: suite, pass: pass, outcome: outcome, trace: trace,
+                                read: await Self.readTrace(trace, ofGreen: outcome.results(for: [suite])[0]))
+                        }
                         attempt += 1
                     }
                 }
@@ -71,10 +102,11 @@ extension TestRunner {
                 guard let (suite, pass) = pending.popFirst() else { break }
                 start(suite, pass)
             }
-            var done: [String: [(Pass, Outcome, URL?)]] = [:]
-            for try await (suite, pass, outcome, trace) in group {
-                done[suite.testTarget, default: []].append((pass, outcome, trace))
-                let result = outcome.results(for: [suite])[0]
+            var done: [String: [Finished]] = [:]
+            for try await finished in group {
+                let (suite, pass) = (finished.suite, finished.pass)
+                done[suite.testTarget, default: []].append(finished)
+                let result = finished.outcome.results(for: [suite])[0]
                 if pass == .traced, result.failed > 0 || result.runnerFailure != nil {
                     // The rerun goes next: a slot left idle while it waits is the time lost.
                     pending.insert((suite, .retry), at: pending.startIndex)
@@ -86,13 +118,20 @@ extension TestRunner {
         var run = Run(results: [], logs: [])
         for suite in suites {
             let passes = outcomes[suite.testTarget] ?? []
-            guard let (pass, outcome, trace) = passes.last else { continue }
-            let result = outcome.results(for: [suite])[0]
+            guard let last = passes.last else { continue }
+            let result = last.outcome.results(for: [suite])[0]
             run.results.append(result)
-            run.logs += passes.map(\.1.log)
+            run.logs += passes.map(\.outcome.log)
             let green = result.failed == 0 && result.runnerFailure == nil
-            if green, pass == .traced, let trace { run.inputTraces[suite.testTarget] = trace }
-            if green, pass == .retry {
+            switch last.read {
+            case .success(let trace): run.inputTraces[suite.testTarget] = trace
+            case .failure(let error):
+                note(
+                    "warning: test cache: cannot read \(suite.testTarget)'s trace \(last.trace?.path ?? ""): \(error)"
+                )
+            case nil: break
+            }
+            if green, last.pass == .retry {
                 run.passedOnlyUntraced.append(suite.testTarget)
                 note(
                     "\(suite.testTarget) failed under strace and passed without it: its result is the "
@@ -100,7 +139,9 @@ extension TestRunner {
                         + "(does a test trace, stop or time processes?)")
             }
             if !green, let sandbox = sandboxes[suite.testTarget] {
-                note(await sandbox.failureNote(traces: passes.compactMap(\.2), logs: passes.map(\.1.log)))
+                note(
+                    await sandbox.failureNote(
+                        traces: passes.compactMap(\.trace), logs: passes.map(\.outcome.log)))
             }
         }
         return run

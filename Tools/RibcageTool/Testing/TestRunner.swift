@@ -39,8 +39,9 @@ package struct TestRunner: Sendable {
         package var results: [TestSuiteResult]
         /// The full output of every `swift test` the run took.
         package var logs: [URL]
-        /// Each suite's trace of what it read (``InputTrace``), when the run was traced.
-        package var inputTraces: [String: URL] = [:]
+        /// What each green suite was traced reading, when the run was traced: read as the suite
+        /// ended, while the others still ran.
+        package var inputTraces: [String: InputTrace] = [:]
         /// The suites that failed under the trace and passed without it (``runEachAlone``).
         package var passedOnlyUntraced: [String] = []
     }
