@@ -30,4 +30,40 @@ struct HTTPTestServerTests {
         #expect(await waiting.value == false)
         #expect(await server.waitForAbandonedReplies(within: .seconds(600)) == false)
     }
+
+    @Test(
+        "servers stopped while others start and serve never touch those others' connections",
+        .timeLimit(.minutes(1)))
+    func stoppedServersLeaveOthersAlone() async throws {
+        // A stopped server once closed its listener while its accept loop could still call
+        // `accept` on that number, reused meanwhile by another server's listener: the loop took
+        // that server's connection and closed it unanswered. Stopping and starting servers
+        // beside each other's requests is how the tests of this package use them.
+        let provider = NetworkProvider<TestTarget>(transport: CurlTransport(), retryPolicy: .never)
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<40 {
+                        // The stopped server has just accepted (its loop is about to accept
+                        // again), and the next listener takes the lowest free number: its own.
+                        let stopping = try HTTPTestServer { _ in .text("old") }
+                        _ = try await provider.request(TestTarget(stopping, "before-stop"))
+                        stopping.stop()
+                        let serving = try HTTPTestServer { _ in .text("new") }
+                        do {
+                            let response = try await provider.request(TestTarget(serving, "round-\(round)"))
+                            if response.statusCode != 200 { failures += 1 }
+                        } catch {
+                            failures += 1
+                        }
+                        serving.stop()
+                    }
+                    return failures
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
 }

@@ -121,23 +121,27 @@ public final class HTTPTestServer: Sendable {
 
     /// Stops listening and closes every open connection.
     public func stop() {
-        let (wasRunning, connections, waiters) = state.withLock { state -> (Bool, Set<Int32>, [Waiter]) in
+        let (wasRunning, waiters) = state.withLock { state -> (Bool, [Waiter]) in
             defer {
                 state.running = false
                 state.connections.removeAll()
                 state.waiters.removeAll()
             }
-            return (state.running, state.connections, Array(state.waiters.values))
+            // Sockets are shut down here, under the lock, and closed only by their owners, under
+            // it too: a number closed elsewhere could be reused at once by another server's
+            // socket (in a test running beside this one). The accept loop, which owns the
+            // listener, once called `accept` on such a reused number between its check and its
+            // call, took that server's connection and closed it unanswered ("Empty reply from
+            // server"). Shut down, the listener wakes the loop, which closes it as it ends.
+            if state.listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            return (state.running, Array(state.waiters.values))
         }
         // The counts can no longer grow.
         for waiter in waiters { waiter.finish(reached: false) }
-        // Once only: closing the listener twice could close a descriptor another socket reuses.
         guard wasRunning else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         var byte: UInt8 = 1
         _ = Glibc.write(stopPipe.write, &byte, 1)
-        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     deinit {
@@ -148,6 +152,12 @@ public final class HTTPTestServer: Sendable {
     }
 
     private func acceptLoop() {
+        defer {
+            state.withLock { state in
+                state.listenerOpen = false
+                close(listener)
+            }
+        }
         while state.withLock({ $0.running }) {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
@@ -218,6 +228,8 @@ extension HTTPTestServer {
 
     private struct State {
         var running = true
+        /// Until the accept loop has closed it.
+        var listenerOpen = true
         var connections: Set<Int32> = []
         var requests = 0
         var accepted = 0
