@@ -19,9 +19,12 @@ let modules: [Module] = [
     .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .module(
         "LocalProvider", layer: .core, dependencies: [.systemPackage], testDependencies: [.subprocess]),
+    .module("ConstraintSolver", layer: .core, testDependencies: ["ConstraintSolverTesting"]),
+    .testSupport(
+        "ConstraintSolverTesting", layer: .core, dependencies: [.subprocess], exclude: ["kiwi_oracle.py"]),
     .module(
-        "Layout", layer: .core, dependencies: [.log], testDependencies: [.subprocess],
-        testExclude: ["kiwi_oracle.py"]),
+        "Layout", layer: .core, dependencies: ["ConstraintSolver", .log],
+        testDependencies: ["ConstraintSolverTesting"]),
     .module(
         "HeadlessUI", layer: .core, dependencies: ["Layout", .log, "CJPEG", "CPNG"],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
@@ -102,7 +105,8 @@ let modules: [Module] = [
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
             "HTTPTestServer",
-            "Layout", "RibcageTool", "HeadlessUI", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data",
+            "ConstraintSolver", "Layout", "RibcageTool", "HeadlessUI", "HeadlessUITesting", "DeclarativeUI",
+            "Domain", "Data",
             "Reactor",
             "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
             .histogram, "TodoAppTesting",
@@ -205,10 +209,12 @@ struct Module {
     }
 
     /// Test support of a layer, under `<layer folder>/TestSupport/<Name>`, with no tests of its own.
-    static func testSupport(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
+    static func testSupport(
+        _ name: String, layer: Layer, dependencies: [Target.Dependency] = [], exclude: [String] = []
+    ) -> Module {
         Module(
             name: name, layer: layer, role: .testSupport, dependencies: dependencies, hasTests: false,
-            testDependencies: [])
+            testDependencies: [], exclude: exclude)
     }
 
     /// A feature RIB, under `Modules/Features/`.

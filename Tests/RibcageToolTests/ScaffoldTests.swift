@@ -14,7 +14,8 @@ struct ScaffoldTests {
 
         let modules: [Module] = [
             .module("RIBs", layer: .core),
-            .module("Layout", layer: .core, dependencies: [logging]),
+            .module("ConstraintSolver", layer: .core),
+            .module("Layout", layer: .core, dependencies: ["ConstraintSolver", logging]),
             .module("HeadlessUI", layer: .core, dependencies: ["Layout", logging, "CJPEG", "CPNG"]),
             // Laid out as swift-format does once a row grows: the name on a line of its own.
             .module(
@@ -32,7 +33,7 @@ struct ScaffoldTests {
 
             /// The modules copied from Ribcage come without their tests.
             static func module(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
-                let copied = ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"]
+                let copied = ["RIBs", "ConstraintSolver", "Layout", "HeadlessUI", "RIBsHeadlessUI"]
                 return Module(name: name, layer: layer, dependencies: dependencies, hasTests: !copied.contains(name))
             }
             static func feature(
@@ -68,7 +69,8 @@ struct ScaffoldTests {
         | Module | Path | Layer | Product | Dependencies | Test target |
         |--------|------|-------|---------|--------------|-------------|
         | RIBs | Modules/RIBs | Core | library | — | — |
-        | Layout | Modules/Layout | Core | library | Logging (swift-log) | — |
+        | ConstraintSolver | Modules/ConstraintSolver | Core | library | — | — |
+        | Layout | Modules/Layout | Core | library | ConstraintSolver, Logging (swift-log) | — |
         | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Logging (swift-log), CJPEG, CPNG | — |
         | CJPEG | Modules/Shims/CJPEG | Core | C shim (pkg-config libjpeg) | — | — |
         | CPNG | Modules/Shims/CPNG | Core | C shim (pkg-config libpng) | — | — |
@@ -96,7 +98,9 @@ struct ScaffoldTests {
         try folder.write(project, to: "Project.swift.md")
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("Modules/Shims"), withIntermediateDirectories: true)
-        for module in ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG", "Shims/CPNG"] {
+        for module in [
+            "RIBs", "ConstraintSolver", "Layout", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG", "Shims/CPNG",
+        ] {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Modules/\(module)").standardizedFileURL
             try FileManager.default.copyItem(

@@ -1,4 +1,6 @@
-/// Solves one view tree: the root view owns it, and it keeps its ``Solver`` between layouts so
+import ConstraintSolver
+
+/// Solves one view tree: the root view owns it, and it keeps its `Solver` between layouts so
 /// that a change costs what it changes. A resize of the root only suggests new values for the
 /// root's edit variables; the dual simplex repairs the solution without re-solving.
 @MainActor

@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 extension View {
     /// The value of an intrinsic dimension a view does not have, as `UIView.noIntrinsicMetric`.
     nonisolated public static let noIntrinsicMetric: Double = -1

@@ -1,4 +1,4 @@
-import Layout
+import ConstraintSolver
 import Testing
 
 /// Removing a required equality in place, as kiwi removes one by its dummy marker, although

@@ -1,5 +1,6 @@
+import ConstraintSolver
+import ConstraintSolverTesting
 import Foundation
-import Layout
 import Testing
 
 /// Random constraint systems, solved by Ribcage's solver and by kiwisolver (C++ core, from PyPI),
@@ -126,7 +127,7 @@ struct KiwisolverOracleTests {
         return Outcome(rejected: rejected, snapshots: snapshots, error: nil)
     }
 
-    /// kiwisolver's outcomes for `systems`, from Tests/LayoutTests/kiwi_oracle.py.
+    /// kiwisolver's outcomes for `systems`, from ConstraintSolverTesting's kiwi_oracle.py.
     static func kiwisolver(_ systems: [System]) async throws -> [Outcome] {
         let answer = try await KiwiOracle.run(JSONEncoder().encode(["systems": systems]))
         return try JSONDecoder().decode([String: [Outcome]].self, from: answer)["results"] ?? []

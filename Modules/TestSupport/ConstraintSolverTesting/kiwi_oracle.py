@@ -1,4 +1,4 @@
-"""Reference solutions from kiwisolver for the Layout solver's tests.
+"""Reference solutions from kiwisolver for the constraint solver's and Layout's tests.
 
 Reads JSON on stdin and writes one result per system on stdout:
 

@@ -1,4 +1,4 @@
-import Layout
+import ConstraintSolver
 import Testing
 
 @Suite("Solver: kiwi's semantics")

@@ -64,7 +64,9 @@ public struct Expression: CustomStringConvertible {
     }
 }
 
-func formatted(_ number: Double) -> String {
+/// `number` as descriptions write it: whole numbers without a fraction. `package` so that Layout
+/// writes its constraints' numbers as the solver's descriptions do.
+package func formatted(_ number: Double) -> String {
     number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
 }
 

@@ -1,4 +1,4 @@
-import Layout
+import ConstraintSolver
 import Testing
 
 /// The solver's answers to the defects of issue 17: priorities as levels that no rounding and no
