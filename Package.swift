@@ -25,11 +25,12 @@ let modules: [Module] = [
     .module(
         "Layout", layer: .core, dependencies: ["ConstraintSolver", .log],
         testDependencies: ["ConstraintSolverTesting"]),
+    .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"], testExclude: ["Images"]),
     .module(
-        "HeadlessUI", layer: .core, dependencies: ["Layout", .log, "CJPEG", "CPNG"],
+        "HeadlessUI", layer: .core, dependencies: ["Layout", "Images", .log],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
     .module(
-        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout"],
+        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots"]),
     .testSupport("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "Layout"]),
     .module(
@@ -61,7 +62,7 @@ let modules: [Module] = [
     .feature(
         "Profile",
         dependencies: [
-            "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI",
+            "RIBs", "Reactor", "Domain", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI",
         ],
         testDependencies: ["DomainTesting", "HeadlessUITesting"]),
     .feature(
@@ -104,10 +105,8 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
-            "HTTPTestServer",
-            "ConstraintSolver", "Layout", "RibcageTool", "HeadlessUI", "HeadlessUITesting", "DeclarativeUI",
-            "Domain", "Data",
-            "Reactor",
+            "HTTPTestServer", "ConstraintSolver", "Layout", "RibcageTool", "Images", "HeadlessUI",
+            "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor",
             "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
             .histogram, "TodoAppTesting",
         ],

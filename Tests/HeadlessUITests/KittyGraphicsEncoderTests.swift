@@ -1,6 +1,7 @@
 import Foundation
 import HeadlessUI
 import HeadlessUITesting
+import Images
 import Testing
 
 @Suite("Kitty graphics: the commands' bytes and the terminal's answers")

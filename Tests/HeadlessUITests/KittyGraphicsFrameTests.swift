@@ -1,5 +1,6 @@
 import HeadlessUI
 import HeadlessUITesting
+import Images
 import Layout
 import Testing
 

@@ -16,7 +16,8 @@ struct ScaffoldTests {
             .module("RIBs", layer: .core),
             .module("ConstraintSolver", layer: .core),
             .module("Layout", layer: .core, dependencies: ["ConstraintSolver", logging]),
-            .module("HeadlessUI", layer: .core, dependencies: ["Layout", logging, "CJPEG", "CPNG"]),
+            .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"]),
+            .module("HeadlessUI", layer: .core, dependencies: ["Layout", "Images", logging]),
             // Laid out as swift-format does once a row grows: the name on a line of its own.
             .module(
                 "RIBsHeadlessUI", layer: .core,
@@ -33,7 +34,7 @@ struct ScaffoldTests {
 
             /// The modules copied from Ribcage come without their tests.
             static func module(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
-                let copied = ["RIBs", "ConstraintSolver", "Layout", "HeadlessUI", "RIBsHeadlessUI"]
+                let copied = ["RIBs", "ConstraintSolver", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI"]
                 return Module(name: name, layer: layer, dependencies: dependencies, hasTests: !copied.contains(name))
             }
             static func feature(
@@ -71,7 +72,8 @@ struct ScaffoldTests {
         | RIBs | Modules/RIBs | Core | library | — | — |
         | ConstraintSolver | Modules/ConstraintSolver | Core | library | — | — |
         | Layout | Modules/Layout | Core | library | ConstraintSolver, Logging (swift-log) | — |
-        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Logging (swift-log), CJPEG, CPNG | — |
+        | Images | Modules/Images | Core | library | CJPEG, CPNG | — |
+        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Images, Logging (swift-log) | — |
         | CJPEG | Modules/Shims/CJPEG | Core | C shim (pkg-config libjpeg) | — | — |
         | CPNG | Modules/Shims/CPNG | Core | C shim (pkg-config libpng) | — | — |
         | RIBsHeadlessUI | Modules/RIBsHeadlessUI | Core | library | RIBs, HeadlessUI | — |
@@ -99,7 +101,8 @@ struct ScaffoldTests {
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("Modules/Shims"), withIntermediateDirectories: true)
         for module in [
-            "RIBs", "ConstraintSolver", "Layout", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG", "Shims/CPNG",
+            "RIBs", "ConstraintSolver", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG",
+            "Shims/CPNG",
         ] {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Modules/\(module)").standardizedFileURL

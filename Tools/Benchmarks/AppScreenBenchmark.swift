@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HeadlessUI
+import Images
 import Layout
 import RIBs
 import Reactor

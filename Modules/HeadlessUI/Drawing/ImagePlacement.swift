@@ -1,3 +1,5 @@
+import Images
+
 /// A picture the terminal draws itself, over a rectangle of cells, with kitty's graphics
 /// protocol: what ``DrawingContext/drawImage(_:x:y:width:height:)`` puts on a canvas when the
 /// terminal speaks it, and what ``FrameWriter`` sends, moves and deletes.

@@ -1,4 +1,5 @@
 import Foundation
+import Images
 
 /// The commands of kitty's terminal graphics protocol that HeadlessUI writes, as bytes: each an
 /// APC string `ESC _ G <keys> ; <base64 payload> ESC \`.

@@ -1,3 +1,4 @@
+import Images
 import Layout
 
 /// What a terminal with kitty's graphics protocol holds of a program's pictures, as a

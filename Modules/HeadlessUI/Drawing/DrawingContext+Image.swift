@@ -1,3 +1,5 @@
+import Images
+
 extension DrawingContext {
     /// Draws `bitmap` scaled to fit `width` by `height` cells at (`x`, `y`), its aspect ratio
     /// kept and centred: two pixels a cell as a half block `▀` whose foreground is the top pixel
