@@ -30,9 +30,13 @@ let modules: [Module] = [
         "HeadlessUI", layer: .core, dependencies: ["Layout", "Images", .log],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
     .module(
+        "TerminalRuntime", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
+        testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
+    .module(
         "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots"]),
-    .testSupport("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "Layout"]),
+    .testSupport(
+        "HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"]),
     .module(
         "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"], testDependencies: ["Layout"]),
     .testSupport("HTTPTestServer", layer: .core),
@@ -73,7 +77,8 @@ let modules: [Module] = [
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile", "BlockingWork",
+            "Layout", "HeadlessUI", "TerminalRuntime", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
+            "BlockingWork",
         ],
         testDependencies: [
             "HTTPTestServer", "HeadlessUITesting", "DomainTesting", "TodoAppTesting", .subprocess,
@@ -100,13 +105,15 @@ let modules: [Module] = [
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
     .tool(
-        "HeadlessUIDemo", product: "headlessui-demo", dependencies: ["HeadlessUI", "Layout"], tests: false),
+        "HeadlessUIDemo", product: "headlessui-demo",
+        dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"],
+        tests: false),
     .tool(
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
             "HTTPTestServer", "ConstraintSolver", "Layout", "RibcageTool", "Images", "HeadlessUI",
-            "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor",
+            "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor",
             "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
             .histogram, "TodoAppTesting",
         ],

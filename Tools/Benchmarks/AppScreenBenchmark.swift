@@ -6,6 +6,7 @@ import Layout
 import RIBs
 import Reactor
 import Root
+import TerminalRuntime
 import TodoAppTesting
 
 /// The app's screens in this process, as `bench app` measures a key press and a photo: the Root

@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import TerminalRuntime
 import Testing
 
 /// Drives a window as a user at a terminal would, without a terminal: key presses, typing,

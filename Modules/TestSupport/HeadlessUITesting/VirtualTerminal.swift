@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalRuntime
 
 /// A terminal screen in memory that understands what HeadlessUI writes: text, cursor
 /// positioning, erasing, SGR styles, the private modes (alternate screen, cursor visibility,

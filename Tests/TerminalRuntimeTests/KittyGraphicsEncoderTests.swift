@@ -2,6 +2,7 @@ import Foundation
 import HeadlessUI
 import HeadlessUITesting
 import Images
+import TerminalRuntime
 import Testing
 
 @Suite("Kitty graphics: the commands' bytes and the terminal's answers")

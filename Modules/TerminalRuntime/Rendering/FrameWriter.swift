@@ -1,3 +1,5 @@
+import HeadlessUI
+
 /// Writes frames to a terminal as the difference from the frame before: only the cells that
 /// changed, as ratatui's double buffer does.
 ///

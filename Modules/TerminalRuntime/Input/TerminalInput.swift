@@ -1,4 +1,5 @@
 import Foundation
+import HeadlessUI
 import Synchronization
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import HeadlessUI
 import HeadlessUITesting
 import Images
 import Layout
+import TerminalRuntime
 import Testing
 
 /// A picture and a status line, with frames set by hand so that tests can move, hide and cover

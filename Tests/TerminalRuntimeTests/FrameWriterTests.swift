@@ -1,5 +1,6 @@
 import HeadlessUI
 import HeadlessUITesting
+import TerminalRuntime
 import Testing
 
 @Suite("FrameWriter: a double buffer that writes only the cells that changed")

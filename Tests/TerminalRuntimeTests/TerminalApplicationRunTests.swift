@@ -1,6 +1,7 @@
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import TerminalRuntime
 import Testing
 
 #if canImport(Glibc)

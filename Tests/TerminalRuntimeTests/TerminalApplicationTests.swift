@@ -1,6 +1,7 @@
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import TerminalRuntime
 import Testing
 
 /// A small app for the runtime's tests: a list tab (a table and a status line, with declared

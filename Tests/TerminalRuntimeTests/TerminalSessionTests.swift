@@ -1,5 +1,6 @@
 import HeadlessUI
 import HeadlessUITesting
+import TerminalRuntime
 import Testing
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import HeadlessUI
+
 /// Turns the bytes a terminal in raw mode sends into key presses, pastes and mouse reports.
 ///
 /// ```swift

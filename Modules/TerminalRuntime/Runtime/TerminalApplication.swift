@@ -1,4 +1,5 @@
 import Foundation
+import HeadlessUI
 import Layout
 
 #if canImport(Glibc)

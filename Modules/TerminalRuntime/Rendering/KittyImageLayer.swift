@@ -1,3 +1,4 @@
+import HeadlessUI
 import Images
 import Layout
 

@@ -1,5 +1,6 @@
 import Foundation
 import HeadlessUITesting
+import TerminalRuntime
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalRuntime
 import Testing
 
 @Suite("InputDecoder: bytes from a terminal in raw mode become keys, pastes and mouse reports")
