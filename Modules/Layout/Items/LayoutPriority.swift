@@ -48,7 +48,7 @@ public struct LayoutPriority: RawRepresentable, Hashable, Sendable, Strideable, 
 
     /// The solver strength this priority becomes: `Strength.required`, or the level equal to
     /// the priority with a weight of 1.
-    public var strength: Strength {
+    package var strength: Strength {
         isRequired ? .required : Strength(level: rawValue)
     }
 

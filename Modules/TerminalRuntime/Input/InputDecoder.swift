@@ -12,7 +12,7 @@ import HeadlessUI
 /// Reads may split a sequence anywhere (a UTF-8 character, an escape sequence, a paste): the
 /// decoder keeps the unfinished part for the next ``feed(_:)``. An Esc cannot be told from the
 /// start of a sequence until more bytes come or none do; the reader calls ``flush()`` when no
-/// byte followed within a short timeout (``TerminalInput/escapeTimeout``), and what is pending
+/// byte followed within a short timeout (`TerminalInput/escapeTimeout`), and what is pending
 /// then is taken as typed.
 ///
 /// It understands xterm's keys (arrows, Home/End, PageUp/Down, Insert/Delete, F1–F12, with
@@ -22,25 +22,25 @@ import HeadlessUI
 /// device attributes. Every other escape sequence, and the other replies (OSC, DCS, APC
 /// strings), are consumed and dropped, so that nothing a user types or pastes reaches the screen
 /// as a control sequence.
-public struct InputDecoder: Sendable {
+package struct InputDecoder: Sendable {
     private var pending: [UInt8] = []
     private var paste: [UInt8]?
 
     /// A decoder with nothing pending.
-    public init() {}
+    package init() {}
 
     /// Whether bytes wait for the rest of a sequence (or for ``flush()``).
-    public var hasPendingInput: Bool { !pending.isEmpty || paste != nil }
+    package var hasPendingInput: Bool { !pending.isEmpty || paste != nil }
 
     /// Decodes `bytes` after what was pending, and returns the events they complete.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [InputEvent] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [InputEvent] {
         pending.append(contentsOf: bytes)
         return decode(final: false)
     }
 
     /// Takes what is pending as typed: an Esc alone is the Esc key, an unfinished sequence is
     /// its characters with Alt. A paste that has not ended stays pending.
-    public mutating func flush() -> [InputEvent] {
+    package mutating func flush() -> [InputEvent] {
         decode(final: true)
     }
 

@@ -20,22 +20,22 @@ import Synchronization
 /// ``escapeTimeout``, the decoder is flushed, so a lone Esc arrives as the Esc key. The stream
 /// ends at the end of input, on a read error, or when the iteration ends (which wakes the
 /// thread through a pipe and lets it finish).
-public final class TerminalInput: Sendable {
+package final class TerminalInput: Sendable {
     /// How long to wait for the rest of an escape sequence before taking an Esc as typed. Vim's
     /// `ttimeoutlen` is 100 ms and Neovim's 50 ms; sequences from a local terminal arrive in one
     /// read, over ssh within a few milliseconds.
-    public static let escapeTimeout: Duration = .milliseconds(50)
+    package static let escapeTimeout: Duration = .milliseconds(50)
 
     /// The descriptor read.
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
 
     /// Input read from `fileDescriptor`.
-    public init(fileDescriptor: Int32 = STDIN_FILENO) {
+    package init(fileDescriptor: Int32 = STDIN_FILENO) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// The events decoded from the input, as they arrive.
-    public func events() -> AsyncStream<InputEvent> {
+    package func events() -> AsyncStream<InputEvent> {
         var wake: [Int32] = [-1, -1]
         guard pipe(&wake) == 0 else {
             return AsyncStream { $0.finish() }

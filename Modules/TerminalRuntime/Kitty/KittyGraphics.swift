@@ -16,22 +16,22 @@ import Images
 /// at most ``maximumChunkSize`` bytes, every chunk but the last marked `m=1`. Every command but
 /// the query asks the terminal not to answer (`q=2`), so that nothing comes back on the input;
 /// a placement keeps the cursor where it is (`C=1`).
-public enum KittyGraphics {
+package enum KittyGraphics {
     /// The most base64 bytes one command carries, as the protocol requires.
-    public static let maximumChunkSize = 4096
+    package static let maximumChunkSize = 4096
 
     /// Asks whether the terminal understands the protocol: a query (`a=q`) for a one-pixel RGB
     /// image with `id`, which a terminal that knows the protocol answers with `OK` or an error
     /// and stores nowhere, followed by a primary device attributes request (`ESC [ c`), which
     /// nearly every terminal answers. A device attributes reply with no graphics reply before it
     /// says no; ``KittyGraphicsProbe`` reads the replies.
-    public static func query(id: UInt32) -> [UInt8] {
+    package static func query(id: UInt32) -> [UInt8] {
         command("i=\(id),s=1,v=1,a=q,t=d,f=24", payload: "AAAA") + Array("\u{1B}[c".utf8)
     }
 
     /// Sends `bitmap`'s pixels for the terminal to keep as image `id` (`a=t`), without showing
     /// them; ``place(id:placement:columns:rows:source:)`` shows them.
-    public static func transmit(_ bitmap: Bitmap, id: UInt32) -> [UInt8] {
+    package static func transmit(_ bitmap: Bitmap, id: UInt32) -> [UInt8] {
         let opaque = bitmap.isOpaque
         var pixels: [UInt8]
         if opaque {
@@ -69,7 +69,7 @@ public enum KittyGraphics {
     /// Shows image `id` at the cursor, scaled to `columns` by `rows` cells, as placement
     /// `placement` (placing it again with the same numbers replaces it). `source`, in the image's
     /// pixels, shows only that part of it, for a picture that is partly clipped.
-    public static func place(
+    package static func place(
         id: UInt32, placement: UInt32, columns: Int, rows: Int,
         source: (x: Int, y: Int, width: Int, height: Int)? = nil
     ) -> [UInt8] {
@@ -80,12 +80,12 @@ public enum KittyGraphics {
 
     /// Removes placement `placement` of image `id` from the screen; the terminal keeps the
     /// pixels for another placement.
-    public static func deletePlacement(id: UInt32, placement: UInt32) -> [UInt8] {
+    package static func deletePlacement(id: UInt32, placement: UInt32) -> [UInt8] {
         command("a=d,d=i,i=\(id),p=\(placement),q=2")
     }
 
     /// Removes image `id`'s placements and frees its pixels.
-    public static func deleteImage(id: UInt32) -> [UInt8] {
+    package static func deleteImage(id: UInt32) -> [UInt8] {
         command("a=d,d=I,i=\(id),q=2")
     }
 

@@ -15,7 +15,7 @@ import HeadlessUI
 /// the mode shows it at once and one that does not ignores the markers. The cursor stays hidden
 /// while cells are written and shows afterwards only where the canvas puts it
 /// (``Canvas/cursor``). Styles are lowered to the terminal's ``ColorDepth``, and on a terminal
-/// that is not UTF-8 every character goes through ``GlyphFallback``.
+/// that is not UTF-8 every character goes through `GlyphFallback`.
 ///
 /// A full frame, the first one or the one after ``invalidate()``, clears the screen and writes
 /// every cell that is not blank. In a diff, a row whose changed end is blank is erased to its
@@ -25,9 +25,9 @@ import HeadlessUI
 /// diffed as well: a picture's pixels are sent once and placed over its cells; a frame where it
 /// did not change writes nothing for it; one where it moved, was resized or went away deletes
 /// its placement. A full frame frees every picture the terminal holds and sends them again.
-public struct FrameWriter: Sendable {
+package struct FrameWriter: Sendable {
     /// What the terminal shows.
-    public var capabilities: TerminalCapabilities
+    package var capabilities: TerminalCapabilities
     private var previous: Canvas?
     private var images = KittyImageLayer()
     private var cursorVisible = false
@@ -36,19 +36,19 @@ public struct FrameWriter: Sendable {
     package private(set) var lastFrameWasFull = false
 
     /// A writer whose first frame is written in full.
-    public init(capabilities: TerminalCapabilities = TerminalCapabilities()) {
+    package init(capabilities: TerminalCapabilities = TerminalCapabilities()) {
         self.capabilities = capabilities
     }
 
     /// Makes the next frame a full one: after a resize, a resume, Ctrl-L, or anything else that
     /// may have changed the screen behind the writer's back.
-    public mutating func invalidate() {
+    package mutating func invalidate() {
         previous = nil
     }
 
     /// The bytes that turn the terminal's screen from the last frame into `canvas`; empty when
     /// nothing changed.
-    public mutating func frame(_ canvas: Canvas) -> [UInt8] {
+    package mutating func frame(_ canvas: Canvas) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)
         let full = previous?.width != canvas.width || previous?.height != canvas.height
@@ -151,7 +151,7 @@ public struct FrameWriter: Sendable {
 
     /// Frees the pictures the terminal holds for this writer: what a program writes before it
     /// leaves the screen. Empty when it holds none.
-    public mutating func releaseImages() -> [UInt8] {
+    package mutating func releaseImages() -> [UInt8] {
         images.removeAll()
     }
 

@@ -3,10 +3,10 @@ import HeadlessUI
 /// ASCII stand-ins for the characters HeadlessUI draws, for terminals whose locale is not
 /// UTF-8: box drawing becomes `+ - |`, arrows and marks their nearest letters, and anything
 /// else outside ASCII a `?` per cell, so that columns stay where they are.
-public enum GlyphFallback {
+package enum GlyphFallback {
     /// What to write for `character` on an ASCII terminal: the character itself when it is
     /// ASCII, else its stand-in, as many cells wide as the character.
-    public static func ascii(for character: Character) -> String {
+    package static func ascii(for character: Character) -> String {
         if character.isASCII { return String(character) }
         if let single = table[character] { return String(single) }
         if let scalar = character.unicodeScalars.first {

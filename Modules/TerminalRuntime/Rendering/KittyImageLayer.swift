@@ -3,7 +3,7 @@ import Images
 import Layout
 
 /// What a terminal with kitty's graphics protocol holds of a program's pictures, as a
-/// ``FrameWriter`` tracks it: the images sent (pixels the terminal keeps, by number) and the
+/// `FrameWriter` tracks it: the images sent (pixels the terminal keeps, by number) and the
 /// placements on screen. Each frame it writes only the difference: a placement that went away or
 /// moved is deleted, a new one is placed, and pixels are sent only for a picture the terminal
 /// does not hold yet at that size.

@@ -31,14 +31,14 @@ import Layout
 ///   as a background job, it is stopped (SIGTTOU) until `fg`.
 /// - **Signals** are caught before the session is entered and arrive as events
 ///   (``SignalEvents``): the handler only writes to a pipe, and the work happens in the run loop.
-/// - **Input.** Keys, pastes and mouse reports are decoded (``InputDecoder``) on a thread of
+/// - **Input.** Keys, pastes and mouse reports are decoded (`InputDecoder`) on a thread of
 ///   their own and delivered to the window on the main actor (``Window/send(_:)``). What no
 ///   view or command takes: Ctrl-C quits (``quitsOnControlC``), Ctrl-L redraws the whole
 ///   screen, Ctrl-Z suspends.
 /// - **Resize.** SIGWINCH resizes the window to the terminal and redraws it in full, before
 ///   anything else is read.
 /// - **Frames.** After each event, the window is laid out and drawn, and only the cells that
-///   changed are written (``FrameWriter``); ``setNeedsDisplay()`` asks for a frame when work
+///   changed are written (`FrameWriter`); ``setNeedsDisplay()`` asks for a frame when work
 ///   done elsewhere changed what is shown.
 /// - **Pictures.** Before the first frame it asks the terminal whether it speaks kitty's
 ///   graphics protocol (``KittyGraphicsProbe``, unless ``detectsKittyGraphics`` is off); if it

@@ -50,7 +50,7 @@ public final class TerminalPilot {
     ///
     /// With `kittyGraphics`, the virtual terminal speaks kitty's graphics protocol, and the
     /// pilot asks it as ``TerminalApplication/run(firstFrameAfter:)`` asks a real one: it writes a
-    /// ``KittyGraphicsProbe``'s query, decodes the terminal's replies with an ``InputDecoder``
+    /// ``KittyGraphicsProbe``'s query, decodes the terminal's replies with an `InputDecoder`
     /// and sets ``TerminalCapabilities/kittyGraphics`` from the answer.
     public init(
         window: Window, size: Size = Size(width: 80, height: 24),
