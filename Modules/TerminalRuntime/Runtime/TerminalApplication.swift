@@ -299,8 +299,7 @@ public final class TerminalApplication {
             for await event in input { continuation.yield(.input(event)) }
             continuation.yield(.inputEnded)
         }
-        var probe: KittyGraphicsProbe? =
-            detectsKittyGraphics ? KittyGraphicsProbe(timeout: kittyGraphicsTimeout) : nil
+        let probe = detectsKittyGraphics ? KittyGraphicsProbe(timeout: kittyGraphicsTimeout) : nil
         let timeoutTask = probe.map { probe in
             session.write(probe.query)
             return Task {
@@ -308,7 +307,6 @@ public final class TerminalApplication {
                 continuation.yield(.probeTimedOut)
             }
         }
-        var isPreparing = preparation != nil
         let preparationTask = preparation.map { preparation in
             Task { @MainActor in
                 await preparation()
@@ -332,43 +330,30 @@ public final class TerminalApplication {
         }
         // Until the terminal has answered the graphics query and the preparation is done, what
         // the user does waits, and so do frames: the first one shows the app as it is then.
-        var waiting: [InputEvent] = []
+        var gate = FirstFrameGate(probe: probe, isPreparing: preparation != nil)
         isFirstFrameDrawn = false
         func drawFirstFrameWhenReady() {
-            guard !isFirstFrameDrawn, probe == nil, !isPreparing, exitReason == nil else { return }
+            guard let waiting = gate.open(ending: exitReason != nil) else { return }
             isFirstFrameDrawn = true
             redrawAll()
             for input in waiting where exitReason == nil { handle(input) }
-            waiting = []
-        }
-        func answered(_ answer: KittyGraphicsProbe.Answer) {
-            probe = nil
-            timeoutTask?.cancel()
-            kittyGraphicsAnswer = answer
-            capabilities.kittyGraphics = answer == .supported
         }
         drawFirstFrameWhenReady()
         for await event in stream {
             if isFirstFrameDrawn {
                 handle(loopEvent: event)
             } else {
-                switch event {
-                case .input(.reply(let reply)) where probe != nil:
-                    if let answer = probe?.receive(reply) { answered(answer) }
-                case .input(.key(let press)) where quitsOn(press):
-                    quit()
-                case .input(let input):
-                    waiting.append(input)
-                case .probeTimedOut:
-                    if let answer = probe?.timedOut() { answered(answer) }
-                case .prepared:
-                    isPreparing = false
-                case .redraw:
-                    redrawRequested = false  // the first frame is drawn when it is ready
-                case .signal(SIGWINCH):
-                    fitToTerminal()  // drawn at this size when it is ready
-                case .inputEnded, .signal:
-                    handle(loopEvent: event)
+                let quits = if case .input(.key(let press)) = event { quitsOn(press) } else { false }
+                switch gate.take(event, quits: quits) {
+                case .answered(let answer):
+                    timeoutTask?.cancel()
+                    kittyGraphicsAnswer = answer
+                    capabilities.kittyGraphics = answer == .supported
+                case .quit: quit()
+                case .refit: fitToTerminal()  // drawn at this size when it is ready
+                case .forgetRedraw: redrawRequested = false  // the first frame draws it all
+                case .handle: handle(loopEvent: event)
+                case .none: break
                 }
                 drawFirstFrameWhenReady()
             }
