@@ -19,16 +19,24 @@ let modules: [Module] = [
     .module("Reactor", layer: .core, dependencies: ["RIBs"]),
     .module(
         "LocalProvider", layer: .core, dependencies: [.systemPackage], testDependencies: [.subprocess]),
+    .module("ConstraintSolver", layer: .core, testDependencies: ["ConstraintSolverTesting"]),
+    .testSupport(
+        "ConstraintSolverTesting", layer: .core, dependencies: [.subprocess], exclude: ["kiwi_oracle.py"]),
     .module(
-        "Layout", layer: .core, dependencies: [.log], testDependencies: [.subprocess],
-        testExclude: ["kiwi_oracle.py"]),
+        "Layout", layer: .core, dependencies: ["ConstraintSolver", .log],
+        testDependencies: ["ConstraintSolverTesting"]),
+    .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"], testExclude: ["Images"]),
     .module(
-        "HeadlessUI", layer: .core, dependencies: ["Layout", .log, "CJPEG", "CPNG"],
+        "HeadlessUI", layer: .core, dependencies: ["Layout", "Images", .log],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
     .module(
-        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout"],
+        "TerminalRuntime", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
+        testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
+    .module(
+        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots"]),
-    .testSupport("HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "Layout"]),
+    .testSupport(
+        "HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"]),
     .module(
         "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"], testDependencies: ["Layout"]),
     .testSupport("HTTPTestServer", layer: .core),
@@ -58,7 +66,7 @@ let modules: [Module] = [
     .feature(
         "Profile",
         dependencies: [
-            "RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI",
+            "RIBs", "Reactor", "Domain", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI",
         ],
         testDependencies: ["DomainTesting", "HeadlessUITesting"]),
     .feature(
@@ -69,7 +77,8 @@ let modules: [Module] = [
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "HeadlessUI", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile", "BlockingWork",
+            "Layout", "HeadlessUI", "TerminalRuntime", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
+            "BlockingWork",
         ],
         testDependencies: [
             "HTTPTestServer", "HeadlessUITesting", "DomainTesting", "TodoAppTesting", .subprocess,
@@ -96,14 +105,15 @@ let modules: [Module] = [
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
     .tool(
-        "HeadlessUIDemo", product: "headlessui-demo", dependencies: ["HeadlessUI", "Layout"], tests: false),
+        "HeadlessUIDemo", product: "headlessui-demo",
+        dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"],
+        tests: false),
     .tool(
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
-            "HTTPTestServer",
-            "Layout", "RibcageTool", "HeadlessUI", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data",
-            "Reactor",
+            "HTTPTestServer", "ConstraintSolver", "Layout", "RibcageTool", "Images", "HeadlessUI",
+            "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor",
             "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
             .histogram, "TodoAppTesting",
         ],
@@ -205,10 +215,12 @@ struct Module {
     }
 
     /// Test support of a layer, under `<layer folder>/TestSupport/<Name>`, with no tests of its own.
-    static func testSupport(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
+    static func testSupport(
+        _ name: String, layer: Layer, dependencies: [Target.Dependency] = [], exclude: [String] = []
+    ) -> Module {
         Module(
             name: name, layer: layer, role: .testSupport, dependencies: dependencies, hasTests: false,
-            testDependencies: [])
+            testDependencies: [], exclude: exclude)
     }
 
     /// A feature RIB, under `Modules/Features/`.

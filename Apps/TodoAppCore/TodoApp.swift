@@ -6,6 +6,7 @@ import RIBs
 import RIBsHeadlessUI
 import Reactor
 import Root
+import TerminalRuntime
 
 /// The TodoApp: it launches the RIB tree into a HeadlessUI window framed by the app's shell
 /// (``AppShellController``: status line, `:` prompt, help bar), then either runs it full-screen

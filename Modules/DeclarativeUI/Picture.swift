@@ -1,4 +1,5 @@
 import HeadlessUI
+import Images
 
 /// A picture with a caption; a HeadlessUI ``ImageView``. With decoded pixels it draws them as
 /// half blocks; with only an ``Image`` (an address, a size) it draws a captioned stand-in.

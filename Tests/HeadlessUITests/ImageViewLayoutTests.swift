@@ -1,4 +1,5 @@
 import HeadlessUI
+import Images
 import Layout
 import Testing
 

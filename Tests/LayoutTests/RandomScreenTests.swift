@@ -1,3 +1,5 @@
+import ConstraintSolver
+import ConstraintSolverTesting
 import Foundation
 import Layout
 import Testing

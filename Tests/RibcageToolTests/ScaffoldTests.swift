@@ -14,8 +14,10 @@ struct ScaffoldTests {
 
         let modules: [Module] = [
             .module("RIBs", layer: .core),
-            .module("Layout", layer: .core, dependencies: [logging]),
-            .module("HeadlessUI", layer: .core, dependencies: ["Layout", logging, "CJPEG", "CPNG"]),
+            .module("ConstraintSolver", layer: .core),
+            .module("Layout", layer: .core, dependencies: ["ConstraintSolver", logging]),
+            .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"]),
+            .module("HeadlessUI", layer: .core, dependencies: ["Layout", "Images", logging]),
             // Laid out as swift-format does once a row grows: the name on a line of its own.
             .module(
                 "RIBsHeadlessUI", layer: .core,
@@ -32,7 +34,7 @@ struct ScaffoldTests {
 
             /// The modules copied from Ribcage come without their tests.
             static func module(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
-                let copied = ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"]
+                let copied = ["RIBs", "ConstraintSolver", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI"]
                 return Module(name: name, layer: layer, dependencies: dependencies, hasTests: !copied.contains(name))
             }
             static func feature(
@@ -68,8 +70,10 @@ struct ScaffoldTests {
         | Module | Path | Layer | Product | Dependencies | Test target |
         |--------|------|-------|---------|--------------|-------------|
         | RIBs | Modules/RIBs | Core | library | — | — |
-        | Layout | Modules/Layout | Core | library | Logging (swift-log) | — |
-        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Logging (swift-log), CJPEG, CPNG | — |
+        | ConstraintSolver | Modules/ConstraintSolver | Core | library | — | — |
+        | Layout | Modules/Layout | Core | library | ConstraintSolver, Logging (swift-log) | — |
+        | Images | Modules/Images | Core | library | CJPEG, CPNG | — |
+        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Images, Logging (swift-log) | — |
         | CJPEG | Modules/Shims/CJPEG | Core | C shim (pkg-config libjpeg) | — | — |
         | CPNG | Modules/Shims/CPNG | Core | C shim (pkg-config libpng) | — | — |
         | RIBsHeadlessUI | Modules/RIBsHeadlessUI | Core | library | RIBs, HeadlessUI | — |
@@ -96,7 +100,10 @@ struct ScaffoldTests {
         try folder.write(project, to: "Project.swift.md")
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("Modules/Shims"), withIntermediateDirectories: true)
-        for module in ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG", "Shims/CPNG"] {
+        for module in [
+            "RIBs", "ConstraintSolver", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG",
+            "Shims/CPNG",
+        ] {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Modules/\(module)").standardizedFileURL
             try FileManager.default.copyItem(

@@ -31,7 +31,7 @@ struct CommandPlacesTests {
         defer { router.interactable.deactivate() }
         let pilot = TerminalPilot(window: window, size: Size(width: 80, height: 24))
         var visited: [String] = []
-        func check(_ place: CommandPlaces.Place, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        func check(_ place: CommandPlaces.Place, sourceLocation: SourceLocation = #_sourceLocation) {
             let declared = typedCommands(on: window)
             #expect(
                 !declared.isEmpty, "\(place.screen) declares typed commands", sourceLocation: sourceLocation)

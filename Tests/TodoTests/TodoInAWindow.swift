@@ -32,7 +32,7 @@ struct TodoInAWindow {
 
     /// Performs `line` on the window, expecting it handled, and returns once its actions are on
     /// the screen.
-    func perform(_ line: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) async {
+    func perform(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         var result = CommandResult.notHandled
         await SentActions.during {
             if let command = TerminalCommand(line) { result = window.perform(command) }

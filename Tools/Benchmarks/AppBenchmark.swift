@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeadlessUI
+import TerminalRuntime
 
 /// `bench app`: the built TodoApp-Dog (release), as a user runs it. On a pseudo-terminal of the
 /// benchmark's own, which answers the app as xterm does: the time from starting the process to

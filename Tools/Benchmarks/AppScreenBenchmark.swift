@@ -1,10 +1,12 @@
 import Domain
 import Foundation
 import HeadlessUI
+import Images
 import Layout
 import RIBs
 import Reactor
 import Root
+import TerminalRuntime
 import TodoAppTesting
 
 /// The app's screens in this process, as `bench app` measures a key press and a photo: the Root

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConstraintSolver
 import Foundation
 import Layout
 import Subprocess

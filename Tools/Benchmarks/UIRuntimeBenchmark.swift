@@ -1,6 +1,8 @@
 import Foundation
 import HeadlessUI
+import Images
 import Layout
+import TerminalRuntime
 
 /// `bench ui`'s runtime part: what the terminal runtime writes and how long a key takes to
 /// reach the screen, on the same typical screen as the layout figures.
@@ -163,7 +165,7 @@ struct UIRuntimeBenchmark {
 
     private func printImage() throws {
         let path = URL(filePath: #filePath).deletingLastPathComponent()
-            .appending(path: "../../Tests/HeadlessUITests/Images/sunset-640x480.jpg").standardized.path
+            .appending(path: "../../Tests/ImagesTests/Images/sunset-640x480.jpg").standardized.path
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let window = Window(size: Size(width: 80, height: 24))
         let view = ImageView()

@@ -20,6 +20,7 @@
 import Foundation
 import HeadlessUI
 import Layout
+import TerminalRuntime
 
 #if canImport(Glibc)
     import Glibc

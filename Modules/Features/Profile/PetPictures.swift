@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import HeadlessUI
+import Images
 
 /// The flavor's photos as the profile screen shows them: a new one from the API, and any
 /// photo's pixels, fetched and decoded off the main actor. Both the interactor's photo fetch

@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import HeadlessUI
+import Images
 import Reactor
 
 /// The profile screen's state machine: the name and bio (in UserDefaults), the flavor's pet

@@ -1,5 +1,5 @@
 import Domain
-import HeadlessUI
+import Images
 import Reactor
 
 /// What the profile screen shows.

@@ -27,14 +27,14 @@ open class Window: View {
     /// controllers' ``ViewController/keyCommands``.
     public var keyCommands: [KeyCommand] = []
     /// What the terminal shows; views read it while drawing (``DrawingContext/capabilities``).
-    /// ``TerminalApplication`` sets it from the terminal's environment.
+    /// `TerminalApplication` sets it from the terminal's environment.
     public var capabilities = TerminalCapabilities()
     /// What the status line shows, which a ``StatusBar`` draws: the newest post of a controller
     /// on screen (``post(_:from:)``); `nil` when that post cleared the line or there is none.
     public var status: StatusMessage? { statusPosts.shown(in: self) }
     /// Every controller's latest post to the status line.
     var statusPosts = StatusPosts()
-    /// Draws a frame when something changed outside an input event; ``TerminalApplication``
+    /// Draws a frame when something changed outside an input event; `TerminalApplication`
     /// sets it. See `View.setNeedsDisplay()`.
     public var onNeedsDisplay: (@MainActor () -> Void)?
 

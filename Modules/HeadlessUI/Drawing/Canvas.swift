@@ -13,7 +13,9 @@ public struct Canvas: Sendable, Hashable {
         /// Whether the cell is the right half of a wide character to its left.
         public var isContinuation: Bool
 
-        static let blank = Cell(character: " ", style: .plain, isContinuation: false)
+        /// A space in the plain style: what a new canvas holds, and what the frame writer may
+        /// leave unwritten at the end of a row.
+        package static let blank = Cell(character: " ", style: .plain, isContinuation: false)
     }
 
     /// The number of columns.
@@ -26,7 +28,8 @@ public struct Canvas: Sendable, Hashable {
     /// The pictures the terminal draws itself over the cells, with kitty's graphics protocol,
     /// in the order they were drawn (``ImagePlacement``). Empty unless the terminal speaks it.
     public package(set) var images: [ImagePlacement] = []
-    private(set) var cells: [Cell]
+    /// The cells, row by row, for the frame writer.
+    package private(set) var cells: [Cell]
 
     /// A cell's column and row, from 0.
     public struct Position: Sendable, Hashable {
@@ -110,7 +113,8 @@ public struct Canvas: Sendable, Hashable {
         return (0..<height).map(styledLine(_:)).joined(separator: "\n")
     }
 
-    func styledLine(_ y: Int) -> String {
+    /// Row `y` with the escape sequences of its styles, ending with a reset.
+    package func styledLine(_ y: Int) -> String {
         var line = ""
         var current = TextStyle.plain
         for x in 0..<width {

@@ -45,7 +45,7 @@ public enum ColorDepth: Int, Sendable, Hashable, Comparable, CaseIterable {
     public static func < (lhs: ColorDepth, rhs: ColorDepth) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `color` as the terminal can show it, or `nil` for no colour.
-    func lower(_ color: Color) -> Color? {
+    package func lower(_ color: Color) -> Color? {
         switch (self, color) {
         case (.none, _): return nil
         case (.trueColor, _): return color

@@ -1,6 +1,8 @@
+import Images
+
 /// A picture the terminal draws itself, over a rectangle of cells, with kitty's graphics
 /// protocol: what ``DrawingContext/drawImage(_:x:y:width:height:)`` puts on a canvas when the
-/// terminal speaks it, and what ``FrameWriter`` sends, moves and deletes.
+/// terminal speaks it, and what `FrameWriter` sends, moves and deletes.
 ///
 /// The terminal draws the picture above the text of its cells. So that a view drawn on top of
 /// a picture (a sheet, a popover) stays visible, a placement that something is drawn over

@@ -80,7 +80,7 @@ public struct TextStyle: Sendable, Hashable {
 
     /// The escape sequence that switches a terminal from the default look to this style, with
     /// its colours lowered to `depth` (none at ``ColorDepth/none``: attributes stay).
-    func escapeSequence(depth: ColorDepth) -> String {
+    package func escapeSequence(depth: ColorDepth) -> String {
         var parameters: [String] = []
         if isBold { parameters.append("1") }
         if isDim { parameters.append("2") }

@@ -1,4 +1,4 @@
-/// One key pressed at the terminal, with the modifiers held: what ``InputDecoder`` makes of
+/// One key pressed at the terminal, with the modifiers held: what `InputDecoder` makes of
 /// the bytes a terminal sends, and what key commands are matched against.
 ///
 /// ```swift
@@ -181,10 +181,10 @@ public enum InputEvent: Sendable, Hashable {
     case reply(TerminalReply)
 }
 
-/// An answer a terminal writes on its input to a query, as ``InputDecoder`` reads it.
+/// An answer a terminal writes on its input to a query, as `InputDecoder` reads it.
 public enum TerminalReply: Sendable, Hashable {
     /// An answer of kitty's graphics protocol, `ESC _ G i=<id>;<message> ESC \`: `OK`, or an
-    /// error such as `ENOENT:image not found` (``KittyGraphics``).
+    /// error such as `ENOENT:image not found` (`KittyGraphics`).
     case kittyGraphics(id: UInt32, message: String)
     /// The primary device attributes, `ESC [ ? <numbers> c`, the answer to `ESC [ c`: the
     /// terminal's class and features.

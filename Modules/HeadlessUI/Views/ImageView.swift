@@ -1,4 +1,5 @@
 import Foundation
+import Images
 import Layout
 
 /// What a terminal knows about a picture: where it lives and, when known, its size in pixels.

@@ -148,7 +148,7 @@ struct StackArrangement {
     }
 
     private mutating func add(
-        _ item: any LayoutItem, _ attribute: LayoutAttribute, _ relation: Relation,
+        _ item: any LayoutItem, _ attribute: LayoutAttribute, _ relation: LayoutConstraint.Relation,
         _ other: (any LayoutItem)?,
         _ otherAttribute: LayoutAttribute?, multiplier: Double = 1, constant: Double = 0,
         priority: LayoutPriority = .required, _ identifier: String

@@ -73,7 +73,7 @@ open class StatusBar: View, Drawable {
 extension View {
     /// Asks for a frame, for changes made outside an input event (a download finished): the
     /// window passes the request to whoever draws it (``Window/onNeedsDisplay``, which
-    /// ``TerminalApplication`` sets). Does nothing for a view outside a window.
+    /// `TerminalApplication` sets). Does nothing for a view outside a window.
     public func setNeedsDisplay() {
         window?.onNeedsDisplay?()
     }

@@ -1,79 +1,79 @@
 /// The attributes a DSL chain names, as SnapKit's `ConstraintAttributes`: single ones combine
 /// (`make.top.left`), and composites stand for several (`edges`, `size`, `center`…).
-public struct ConstraintAttributes: OptionSet, Sendable, Hashable {
+struct ConstraintAttributes: OptionSet, Sendable, Hashable {
     /// The bits.
-    public let rawValue: UInt32
+    let rawValue: UInt32
 
     /// Creates attributes from bits.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// None: relate to an item as a whole.
-    public static let none: ConstraintAttributes = []
+    static let none: ConstraintAttributes = []
     /// ``LayoutAttribute/left``, one member of a set.
-    public static let left = ConstraintAttributes(rawValue: 1 << 0)
+    static let left = ConstraintAttributes(rawValue: 1 << 0)
     /// ``LayoutAttribute/top``, one member of a set.
-    public static let top = ConstraintAttributes(rawValue: 1 << 1)
+    static let top = ConstraintAttributes(rawValue: 1 << 1)
     /// ``LayoutAttribute/right``, one member of a set.
-    public static let right = ConstraintAttributes(rawValue: 1 << 2)
+    static let right = ConstraintAttributes(rawValue: 1 << 2)
     /// ``LayoutAttribute/bottom``, one member of a set.
-    public static let bottom = ConstraintAttributes(rawValue: 1 << 3)
+    static let bottom = ConstraintAttributes(rawValue: 1 << 3)
     /// ``LayoutAttribute/leading``, one member of a set.
-    public static let leading = ConstraintAttributes(rawValue: 1 << 4)
+    static let leading = ConstraintAttributes(rawValue: 1 << 4)
     /// ``LayoutAttribute/trailing``, one member of a set.
-    public static let trailing = ConstraintAttributes(rawValue: 1 << 5)
+    static let trailing = ConstraintAttributes(rawValue: 1 << 5)
     /// ``LayoutAttribute/width``, one member of a set.
-    public static let width = ConstraintAttributes(rawValue: 1 << 6)
+    static let width = ConstraintAttributes(rawValue: 1 << 6)
     /// ``LayoutAttribute/height``, one member of a set.
-    public static let height = ConstraintAttributes(rawValue: 1 << 7)
+    static let height = ConstraintAttributes(rawValue: 1 << 7)
     /// ``LayoutAttribute/centerX``, one member of a set.
-    public static let centerX = ConstraintAttributes(rawValue: 1 << 8)
+    static let centerX = ConstraintAttributes(rawValue: 1 << 8)
     /// ``LayoutAttribute/centerY``, one member of a set.
-    public static let centerY = ConstraintAttributes(rawValue: 1 << 9)
+    static let centerY = ConstraintAttributes(rawValue: 1 << 9)
     /// ``LayoutAttribute/lastBaseline``, one member of a set.
-    public static let lastBaseline = ConstraintAttributes(rawValue: 1 << 10)
+    static let lastBaseline = ConstraintAttributes(rawValue: 1 << 10)
     /// ``LayoutAttribute/firstBaseline``, one member of a set.
-    public static let firstBaseline = ConstraintAttributes(rawValue: 1 << 11)
+    static let firstBaseline = ConstraintAttributes(rawValue: 1 << 11)
     /// ``LayoutAttribute/leftMargin``, one member of a set.
-    public static let leftMargin = ConstraintAttributes(rawValue: 1 << 12)
+    static let leftMargin = ConstraintAttributes(rawValue: 1 << 12)
     /// ``LayoutAttribute/rightMargin``, one member of a set.
-    public static let rightMargin = ConstraintAttributes(rawValue: 1 << 13)
+    static let rightMargin = ConstraintAttributes(rawValue: 1 << 13)
     /// ``LayoutAttribute/topMargin``, one member of a set.
-    public static let topMargin = ConstraintAttributes(rawValue: 1 << 14)
+    static let topMargin = ConstraintAttributes(rawValue: 1 << 14)
     /// ``LayoutAttribute/bottomMargin``, one member of a set.
-    public static let bottomMargin = ConstraintAttributes(rawValue: 1 << 15)
+    static let bottomMargin = ConstraintAttributes(rawValue: 1 << 15)
     /// ``LayoutAttribute/leadingMargin``, one member of a set.
-    public static let leadingMargin = ConstraintAttributes(rawValue: 1 << 16)
+    static let leadingMargin = ConstraintAttributes(rawValue: 1 << 16)
     /// ``LayoutAttribute/trailingMargin``, one member of a set.
-    public static let trailingMargin = ConstraintAttributes(rawValue: 1 << 17)
+    static let trailingMargin = ConstraintAttributes(rawValue: 1 << 17)
     /// ``LayoutAttribute/centerXWithinMargins``, one member of a set.
-    public static let centerXWithinMargins = ConstraintAttributes(rawValue: 1 << 18)
+    static let centerXWithinMargins = ConstraintAttributes(rawValue: 1 << 18)
     /// ``LayoutAttribute/centerYWithinMargins``, one member of a set.
-    public static let centerYWithinMargins = ConstraintAttributes(rawValue: 1 << 19)
+    static let centerYWithinMargins = ConstraintAttributes(rawValue: 1 << 19)
 
     /// Top, left, bottom and right.
-    public static let edges: ConstraintAttributes = [.horizontalEdges, .verticalEdges]
+    static let edges: ConstraintAttributes = [.horizontalEdges, .verticalEdges]
     /// Left and right.
-    public static let horizontalEdges: ConstraintAttributes = [.left, .right]
+    static let horizontalEdges: ConstraintAttributes = [.left, .right]
     /// Top and bottom.
-    public static let verticalEdges: ConstraintAttributes = [.top, .bottom]
+    static let verticalEdges: ConstraintAttributes = [.top, .bottom]
     /// Top, leading, bottom and trailing.
-    public static let directionalEdges: ConstraintAttributes = [.directionalHorizontalEdges, .verticalEdges]
+    static let directionalEdges: ConstraintAttributes = [.directionalHorizontalEdges, .verticalEdges]
     /// Leading and trailing.
-    public static let directionalHorizontalEdges: ConstraintAttributes = [.leading, .trailing]
+    static let directionalHorizontalEdges: ConstraintAttributes = [.leading, .trailing]
     /// Top and bottom (SnapKit's name for the directional pair).
-    public static let directionalVerticalEdges: ConstraintAttributes = [.top, .bottom]
+    static let directionalVerticalEdges: ConstraintAttributes = [.top, .bottom]
     /// Width and height.
-    public static let size: ConstraintAttributes = [.width, .height]
+    static let size: ConstraintAttributes = [.width, .height]
     /// Both centres.
-    public static let center: ConstraintAttributes = [.centerX, .centerY]
+    static let center: ConstraintAttributes = [.centerX, .centerY]
     /// The four margins.
-    public static let margins: ConstraintAttributes = [.leftMargin, .topMargin, .rightMargin, .bottomMargin]
+    static let margins: ConstraintAttributes = [.leftMargin, .topMargin, .rightMargin, .bottomMargin]
     /// Top, leading, bottom and trailing margins.
-    public static let directionalMargins: ConstraintAttributes = [
+    static let directionalMargins: ConstraintAttributes = [
         .leadingMargin, .topMargin, .trailingMargin, .bottomMargin,
     ]
     /// Both centres of the margins.
-    public static let centerWithinMargins: ConstraintAttributes = [
+    static let centerWithinMargins: ConstraintAttributes = [
         .centerXWithinMargins, .centerYWithinMargins,
     ]
 
@@ -87,7 +87,7 @@ public struct ConstraintAttributes: OptionSet, Sendable, Hashable {
     ]
 
     /// The single attributes, in a fixed order (left, top, right, bottom, leading, …).
-    public var layoutAttributes: [LayoutAttribute] {
+    var layoutAttributes: [LayoutAttribute] {
         Self.order.compactMap { contains($0.0) ? $0.1 : nil }
     }
 

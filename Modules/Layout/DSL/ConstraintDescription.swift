@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// One `make.…` chain as it is being written; it becomes an ``NDLConstraint`` when the maker
 /// finishes (or when the chain's `constraint` is read).
 @MainActor
@@ -10,7 +12,7 @@ final class ConstraintDescription {
     var constant = ConstraintConstant.number(0)
     var priority = LayoutPriority.required
     var label: String?
-    var location: SourceLocation?
+    var location: LayoutConstraint.SourceLocation?
     /// A misuse found while the chain was written (`equalToSuperview()` without a superview).
     var error: LayoutError?
     private var made: NDLConstraint?

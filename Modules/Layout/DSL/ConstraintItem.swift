@@ -2,12 +2,12 @@
 @MainActor
 public struct ConstraintItem {
     /// The view or guide.
-    public let target: any LayoutItem
+    let target: any LayoutItem
     /// The attributes named, or ``ConstraintAttributes/none`` for the item as a whole.
-    public let attributes: ConstraintAttributes
+    let attributes: ConstraintAttributes
 
     /// Creates an item reference.
-    public init(target: any LayoutItem, attributes: ConstraintAttributes) {
+    init(target: any LayoutItem, attributes: ConstraintAttributes) {
         self.target = target
         self.attributes = attributes
     }

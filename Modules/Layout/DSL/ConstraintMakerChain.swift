@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// The last link of a chain: a label, and the made constraint (SnapKit's
 /// `ConstraintMakerFinalizable`).
 @MainActor
@@ -136,7 +138,7 @@ public class ConstraintMakerRelatable {
     ) -> ConstraintMakerEditable {
         description.relation = relation
         description.target = target
-        description.location = SourceLocation(file: file, line: line)
+        description.location = LayoutConstraint.SourceLocation(file: file, line: line)
         return ConstraintMakerEditable(description)
     }
 

@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// Finds which required constraints a refused one conflicts with, for the report: a smallest
 /// set that cannot hold together with it (a deletion filter over scratch solvers).
 @MainActor

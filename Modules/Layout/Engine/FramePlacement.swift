@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// A view that translates its frame into constraints: the frame the app asked for, and, while a
 /// constraint refers to the view, the edit variables that hold that frame in the solver.
 ///
@@ -9,7 +11,7 @@
 /// When a constraint refers to the view, or to a view placed inside it by its frame, the view
 /// joins the solver. The offset from the superview and the size become edit variables, tied to
 /// the view by two required links that never change, and a new frame is four
-/// ``Solver/suggestValue(_:_:)`` calls that the dual simplex repairs in place (a removed and
+/// `Solver.suggestValue(_:_:)` calls that the dual simplex repairs in place (a removed and
 /// re-added equality would cost two tableau updates each). When no constraint refers to it any
 /// more, it leaves again.
 ///

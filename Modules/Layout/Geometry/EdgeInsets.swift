@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// Distances in from each edge, as `UIEdgeInsets`.
 public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
     /// From the top edge.

@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// A position, in points: `CGPoint` without Core Graphics. In a terminal one point is one cell.
 public struct Point: Hashable, Sendable, CustomStringConvertible {
     /// The horizontal coordinate.

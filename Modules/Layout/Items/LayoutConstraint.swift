@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// One linear relation between two layout attributes, as `NSLayoutConstraint`:
 /// `first.attribute <relation> multiplier × second.attribute + constant`.
 ///
@@ -221,22 +223,29 @@ public final class LayoutConstraint: @MainActor CustomStringConvertible {
     }
 }
 
-/// A file and line, printed as SnapKit does: `File.swift#12`.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    /// The file path, as `#fileID` or `#filePath` gives it.
-    public let file: String
-    /// The line, from 1.
-    public let line: UInt
+extension LayoutConstraint {
+    /// How the two sides compare, as `NSLayoutConstraint.Relation`: the solver's own relation,
+    /// so that a module that lays views out names it without importing the solver.
+    public typealias Relation = ConstraintSolver.Relation
 
-    /// The place a constraint was made at; the `ndl` DSL passes the caller's `#fileID` and
-    /// `#line`.
-    public init(file: String, line: UInt) {
-        self.file = file
-        self.line = line
-    }
+    /// A file and line, printed as SnapKit does: `File.swift#12`. Nested, so that a test that
+    /// imports Layout and Swift Testing names Testing's `SourceLocation` without qualifying it.
+    public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+        /// The file path, as `#fileID` or `#filePath` gives it.
+        public let file: String
+        /// The line, from 1.
+        public let line: UInt
 
-    /// `File.swift#12`.
-    public var description: String {
-        "\(file.split(separator: "/").last.map(String.init) ?? file)#\(line)"
+        /// The place a constraint was made at; the `ndl` DSL passes the caller's `#fileID` and
+        /// `#line`.
+        public init(file: String, line: UInt) {
+            self.file = file
+            self.line = line
+        }
+
+        /// `File.swift#12`.
+        public var description: String {
+            "\(file.split(separator: "/").last.map(String.init) ?? file)#\(line)"
+        }
     }
 }

@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 /// The four unknowns the solver finds for a view or a layout guide: its edges and size in the
 /// coordinates of its root view. Exposed for tools and benchmarks that read the constraint system.
 public final class LayoutVariables {

@@ -1,8 +1,10 @@
+import ConstraintSolver
+
 /// How much a layout constraint matters, from 1 to 1,000, as `UILayoutPriority` (and SnapKit's
 /// `ConstraintPriority`, which is the same type here).
 ///
 /// 1,000 is required. Below that, every priority is a level of its own in the solver (see
-/// ``Strength``): a constraint at 750 outweighs any number of conflicting constraints at 749 or
+/// `Strength`): a constraint at 750 outweighs any number of conflicting constraints at 749 or
 /// below, as Auto Layout satisfies higher priorities before lower ones. Constraints of one
 /// priority that conflict share the difference, each error counted once.
 public struct LayoutPriority: RawRepresentable, Hashable, Sendable, Strideable, CustomStringConvertible,
@@ -44,9 +46,9 @@ public struct LayoutPriority: RawRepresentable, Hashable, Sendable, Strideable, 
     /// Layout's): one that cannot be is reported as a conflict, never traded off.
     public var isRequired: Bool { rawValue >= 1_000 }
 
-    /// The solver strength this priority becomes: ``Strength/required``, or the level equal to
+    /// The solver strength this priority becomes: `Strength.required`, or the level equal to
     /// the priority with a weight of 1.
-    public var strength: Strength {
+    package var strength: Strength {
         isRequired ? .required : Strength(level: rawValue)
     }
 

@@ -1,3 +1,5 @@
+import ConstraintSolver
+
 extension View {
     /// The value of an intrinsic dimension a view does not have, as `UIView.noIntrinsicMetric`.
     nonisolated public static let noIntrinsicMetric: Double = -1
@@ -38,17 +40,17 @@ extension View {
     /// weight shared with them, however large, would only raise the number that does). Below
     /// required, so that required constraints that cannot fit in the frame still move it and
     /// the report says so.
-    nonisolated public static let rootFrameStrength = Strength(level: 1_000)
+    nonisolated package static let rootFrameStrength = Strength(level: 1_000)
 
     /// The solver constraints of the last layout of this view's tree, as kiwi's `dump` lists
     /// them, for tools and benchmarks that solve the same system elsewhere. The root's
     /// ``layoutVariables`` are edit variables at ``rootFrameStrength``.
-    public var solverConstraints: [Constraint] { rootView.engine?.solverConstraints ?? [] }
+    package var solverConstraints: [Constraint] { rootView.engine?.solverConstraints ?? [] }
 
     /// The edit variables of the last layout of this view's tree, with their strengths and the
     /// values last suggested: the root's frame and the frames of views placed by them. With
     /// ``solverConstraints`` it is the whole system the solver holds.
-    public var solverEdits: [SolverEdit] { rootView.engine?.solverEdits ?? [] }
+    package var solverEdits: [SolverEdit] { rootView.engine?.solverEdits ?? [] }
 
     /// The solver of this view's tree, once it has been laid out, for tests.
     package var layoutSolver: Solver? { rootView.engine?.solver }

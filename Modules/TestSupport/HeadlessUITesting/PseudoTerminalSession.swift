@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TerminalRuntime
 import Testing
 
 #if canImport(Glibc)

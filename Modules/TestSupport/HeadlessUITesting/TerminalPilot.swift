@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import TerminalRuntime
 import Testing
 
 /// Drives a window as a user at a terminal would, without a terminal: key presses, typing,
@@ -49,7 +50,7 @@ public final class TerminalPilot {
     ///
     /// With `kittyGraphics`, the virtual terminal speaks kitty's graphics protocol, and the
     /// pilot asks it as ``TerminalApplication/run(firstFrameAfter:)`` asks a real one: it writes a
-    /// ``KittyGraphicsProbe``'s query, decodes the terminal's replies with an ``InputDecoder``
+    /// ``KittyGraphicsProbe``'s query, decodes the terminal's replies with an `InputDecoder`
     /// and sets ``TerminalCapabilities/kittyGraphics`` from the answer.
     public init(
         window: Window, size: Size = Size(width: 80, height: 24),
@@ -83,7 +84,7 @@ public final class TerminalPilot {
     }
 
     /// Presses each key in turn, one step each.
-    public func press(_ keys: KeyPress..., sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    public func press(_ keys: KeyPress..., sourceLocation: SourceLocation = #_sourceLocation) {
         for key in keys {
             application.handle(.key(key))
             record("press \(key)", sourceLocation: sourceLocation)
@@ -91,7 +92,7 @@ public final class TerminalPilot {
     }
 
     /// Presses each key in turn, one step each.
-    public func press(_ keys: KeyPress.Key..., sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    public func press(_ keys: KeyPress.Key..., sourceLocation: SourceLocation = #_sourceLocation) {
         for key in keys {
             application.handle(.key(KeyPress(key)))
             record("press \(KeyPress(key))", sourceLocation: sourceLocation)
@@ -99,13 +100,13 @@ public final class TerminalPilot {
     }
 
     /// Types `text`, a key press per character, as one step.
-    public func type(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    public func type(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for character in text { application.handle(.key(KeyPress(character))) }
         record("type \"\(text)\"", sourceLocation: sourceLocation)
     }
 
     /// Pastes `text` as a terminal in bracketed-paste mode would, as one step.
-    public func paste(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    public func paste(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         application.handle(.paste(text))
         record("paste \"\(text)\"", sourceLocation: sourceLocation)
     }
@@ -113,14 +114,14 @@ public final class TerminalPilot {
     /// Sends `bytes` as the terminal would, through the input decoder, then flushes it as the
     /// Esc timeout would; one step.
     public func send(
-        bytes: [UInt8], label: String? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        bytes: [UInt8], label: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for event in decoder.feed(bytes) + decoder.flush() { application.handle(event) }
         record(label ?? "bytes \(bytes.count)", sourceLocation: sourceLocation)
     }
 
     /// A left click at column `x`, row `y` (from 0): a press and a release; one step.
-    public func click(x: Int, y: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    public func click(x: Int, y: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         application.handle(.mouse(MouseEvent(.press(.left), x: x, y: y)))
         application.handle(.mouse(MouseEvent(.release(.left), x: x, y: y)))
         record("click \(x),\(y)", sourceLocation: sourceLocation)
@@ -128,7 +129,7 @@ public final class TerminalPilot {
 
     /// Turns the wheel `notches` times at column `x`, row `y`: down when positive; one step.
     public func scroll(
-        _ notches: Int, x: Int, y: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        _ notches: Int, x: Int, y: Int, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for _ in 0..<abs(notches) {
             application.handle(.mouse(MouseEvent(notches > 0 ? .scrollDown : .scrollUp, x: x, y: y)))
@@ -137,7 +138,7 @@ public final class TerminalPilot {
     }
 
     /// Resizes the terminal, as SIGWINCH does; one step.
-    public func resize(to size: Size, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    public func resize(to size: Size, sourceLocation: SourceLocation = #_sourceLocation) {
         terminal.resize(width: Int(size.width), height: Int(size.height))
         application.resize(to: size)
         record("resize \(Int(size.width))x\(Int(size.height))", sourceLocation: sourceLocation)
@@ -145,14 +146,14 @@ public final class TerminalPilot {
 
     /// Draws a frame for changes made outside an event (``TerminalApplication/setNeedsDisplay()``);
     /// one step.
-    public func redraw(label: String = "redraw", sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    public func redraw(label: String = "redraw", sourceLocation: SourceLocation = #_sourceLocation) {
         application.renderFrame()
         record(label, sourceLocation: sourceLocation)
     }
 
     /// Replays what the application wrote, records the step, and checks that the terminal
     /// shows the frame that was drawn.
-    private func record(_ label: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    private func record(_ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let bytes = sink.bytes
         sink.bytes = []
         let commandsBefore = terminal.graphics.commands.count
@@ -185,7 +186,7 @@ extension TerminalPilot {
     /// Checks that a terminal that speaks kitty's graphics protocol shows the frame's pictures
     /// where they were drawn, and was sent nothing it finds wrong.
     fileprivate func checkPictures(
-        of drawn: Canvas, after label: String, sourceLocation: Testing.SourceLocation
+        of drawn: Canvas, after label: String, sourceLocation: SourceLocation
     ) {
         let graphics = terminal.graphics
         guard graphics.isEnabled else { return }

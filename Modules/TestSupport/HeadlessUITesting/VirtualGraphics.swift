@@ -1,5 +1,6 @@
 import Foundation
 import HeadlessUI
+import TerminalRuntime
 
 /// What a ``VirtualTerminal`` holds of kitty's graphics protocol: the images sent to it, the
 /// placements on its screen, every graphics command it was given, and what broke the protocol.

@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalRuntime
 
 /// A terminal screen in memory that understands what HeadlessUI writes: text, cursor
 /// positioning, erasing, SGR styles, the private modes (alternate screen, cursor visibility,
@@ -13,13 +14,13 @@ import HeadlessUI
 /// With auto-wrap off, the last column is written over and what does not fit is dropped. These
 /// are tmux's rules, which `VirtualTerminalWrapTests` checks on the same bytes; xterm differs in
 /// two corners that HeadlessUI avoids: there, erasing (`ESC [ K`) while a wrap is pending erases
-/// the last column, and a line feed cancels the pending wrap. Tests replay a ``FrameWriter``'s bytes on it and compare
+/// the last column, and a line feed cancels the pending wrap. Tests replay a `FrameWriter`'s bytes on it and compare
 /// what it shows with the canvas that was drawn, so that a diff that forgets a cell, or moves
 /// one, fails.
 ///
 /// It answers as a terminal does: a primary device attributes request (`ESC [ c`) always, and a
 /// graphics query when it speaks the protocol; ``takeReplies()`` gives the answers, for an
-/// ``InputDecoder``.
+/// `InputDecoder`.
 ///
 /// ```swift
 /// var terminal = VirtualTerminal(width: 80, height: 24)
