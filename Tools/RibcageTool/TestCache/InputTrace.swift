@@ -91,7 +91,8 @@ package struct InputTrace: Sendable, Equatable {
             defer { start = end + 1 }
             var index = start
             var pid = 0
-            while index < end, (48...57).contains(bytes[index]) {
+            // A pid has at most 10 digits (Linux's largest is 4194304); more is not a line of ours.
+            while index < end, index - start < 10, (48...57).contains(bytes[index]) {
                 pid = pid * 10 + Int(bytes[index] - 48)
                 index += 1
             }

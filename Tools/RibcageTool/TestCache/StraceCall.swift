@@ -27,11 +27,13 @@ struct StraceCall {
             var value = 0
             var index = equals + Self.resultMark.count
             var digits = 0
-            while index < bytes.count, let digit = Self.decimal(bytes[index]) {
+            while index < bytes.count, digits < 10, let digit = Self.decimal(bytes[index]) {
                 value = value * 10 + digit
                 index += 1
                 digits += 1
             }
+            // No pid has more than 10 digits: a longer number is not one (and would overflow).
+            if index < bytes.count, Self.decimal(bytes[index]) != nil { return nil }
             return digits > 0 ? value : nil
         }
     }

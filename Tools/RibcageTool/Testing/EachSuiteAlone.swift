@@ -19,21 +19,23 @@ extension TestRunner {
         var outcome: Outcome
         /// Where its trace was written, when it ran traced.
         var trace: URL?
-        /// The trace, read if the suite passed; nil when there is none to read.
-        var read: Result<InputTrace, any Error>?
     }
 
-    /// The trace at `trace`, read on a thread of its own if `result` is green (only a green run
-    /// is stored); nil when there is no trace or the run is not green.
+    /// What one task of ``runEachAlone`` came to.
+    private enum Event: Sendable {
+        /// A suite's `swift test` ended: its slot is free.
+        case ran(Finished)
+        /// A green suite's trace was read (or could not be).
+        case read(testTarget: String, Result<InputTrace, any Error>)
+    }
+
+    /// The trace at `trace`, read on a thread of its own.
     ///
-    /// Read as soon as its suite ends, beside the suites still running: read at the end, one
-    /// after another, the traces of this workspace's suites (80 MB) took half a minute after the
-    /// last test had ended.
-    private static func readTrace(_ trace: URL?, ofGreen result: TestSuiteResult) async -> Result<
-        InputTrace, any Error
-    >? {
-        guard let trace, result.failed == 0, result.runnerFailure == nil else { return nil }
-        return await DedicatedThread.run(named: "ribcage-test-trace") {
+    /// Read as soon as its suite ends, in a task of its own beside the suites still running (the
+    /// next suite takes the slot at once): read at the end, one after another, the traces of
+    /// this workspace's suites (70–90 MB) added about 35 s after the last test had ended.
+    private static func readTrace(_ trace: URL) async -> Result<InputTrace, any Error> {
+        await DedicatedThread.run(named: "ribcage-test-trace") {
             Result { try InputTrace(contentsOf: trace) }
         }
     }
@@ -68,7 +70,7 @@ extension TestRunner {
         }
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let startGate = SwiftPMStartGate()
-        let outcomes = try await withThrowingTaskGroup(of: Finished.self) { group in
+        let (outcomes, reads) = try await withThrowingTaskGroup(of: Event.self) { group in
             var pending = ordered.map {
                 ($0, tracing && !untraced.contains($0.testTarget) ? Pass.traced : .untraced)
             }[...]
@@ -90,9 +92,7 @@ extension TestRunner {
                         guard attempt < 5, outcome.testCases.isEmpty,
                             await Self.foundBuildFolderBusy(in: outcome.log)
                         else {
-                            return Finished(
-                                suite: suite, pass: pass, outcome: outcome, trace: trace,
-                                read: await Self.readTrace(trace, ofGreen: outcome.results(for: [suite])[0]))
+                            return .ran(Finished(suite: suite, pass: pass, outcome: outcome, trace: trace))
                         }
                         attempt += 1
                     }
@@ -103,17 +103,27 @@ extension TestRunner {
                 start(suite, pass)
             }
             var done: [String: [Finished]] = [:]
-            for try await finished in group {
+            var reads: [String: Result<InputTrace, any Error>] = [:]
+            for try await event in group {
+                guard case .ran(let finished) = event else {
+                    if case .read(let testTarget, let read) = event { reads[testTarget] = read }
+                    continue
+                }
                 let (suite, pass) = (finished.suite, finished.pass)
                 done[suite.testTarget, default: []].append(finished)
                 let result = finished.outcome.results(for: [suite])[0]
-                if pass == .traced, result.failed > 0 || result.runnerFailure != nil {
+                let green = result.failed == 0 && result.runnerFailure == nil
+                if pass == .traced, !green {
                     // The rerun goes next: a slot left idle while it waits is the time lost.
                     pending.insert((suite, .retry), at: pending.startIndex)
                 }
+                if pass == .traced, green, let trace = finished.trace {
+                    // Only a green run is stored, so only its trace is read.
+                    group.addTask { .read(testTarget: suite.testTarget, await Self.readTrace(trace)) }
+                }
                 if let (next, nextPass) = pending.popFirst() { start(next, nextPass) }
             }
-            return done
+            return (done, reads)
         }
         var run = Run(results: [], logs: [])
         for suite in suites {
@@ -123,7 +133,7 @@ extension TestRunner {
             run.results.append(result)
             run.logs += passes.map(\.outcome.log)
             let green = result.failed == 0 && result.runnerFailure == nil
-            switch last.read {
+            switch last.pass == .traced ? reads[suite.testTarget] : nil {
             case .success(let trace): run.inputTraces[suite.testTarget] = trace
             case .failure(let error):
                 note(
