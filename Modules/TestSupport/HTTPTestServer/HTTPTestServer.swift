@@ -127,9 +127,10 @@ public final class HTTPTestServer: Sendable {
                 state.connections.removeAll()
                 state.waiters.removeAll()
             }
-            // Sockets are shut down here, under the lock, and closed only by their owners, under
-            // it too: a number closed elsewhere could be reused at once by another server's
-            // socket (in a test running beside this one). The accept loop, which owns the
+            // Sockets are shut down here, under the lock, and closed only by their owners (the
+            // listener under the lock, a connection once its thread has taken it out of the set
+            // under the lock): a number closed elsewhere could be reused at once by another
+            // server's socket (in a test running beside this one). The accept loop, which owns the
             // listener, once called `accept` on such a reused number between its check and its
             // call, took that server's connection and closed it unanswered ("Empty reply from
             // server"). Shut down, the listener wakes the loop, which closes it as it ends.
@@ -161,8 +162,20 @@ public final class HTTPTestServer: Sendable {
         while state.withLock({ $0.running }) {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
-                if errno == EINTR { continue }
-                return
+                switch errno {
+                case EINTR, ECONNABORTED, EPROTO:
+                    continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors or memory for now: a test may be holding many. Ending
+                    // here would leave a running server deaf; try again a moment later (this is
+                    // the loop's own thread, not the cooperative pool).
+                    usleep(10_000)
+                    continue
+                default:
+                    // `stop()` shut the listener down (EINVAL), or it broke: either way no accept
+                    // can succeed again.
+                    return
+                }
             }
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             var one: Int32 = 1
