@@ -173,6 +173,31 @@ struct InputTraceTests {
         #expect(findings.map(\.variable) == ["AFTER_TEXT"])
         #expect(findings.map(\.line) == [4])
     }
+
+    @Test(
+        "an interpolation inside a multi-line string reads; code beside a delimiter reads; a delimiter in a comment or a one-line string opens nothing"
+    )
+    func variablesAroundMultiLineStrings() {
+        let quotes = String(repeating: "\"", count: 3)
+        let source = [
+            "// a comment with \(quotes) in it",
+            "let url = \"http://example\"; let a = getenv(\"AFTER_URL\")",
+            "let text = \(quotes)",
+            "    value: \\(ProcessInfo.processInfo.environment[\"IN_INTERPOLATION\"] ?? \"\")",
+            "    \\\(quotes) escaped, still text: getenv(\"ESCAPED_TEXT\")",
+            "    \(quotes) + (getenv(\"BESIDE_CLOSING\").map { String(cString: $0) } ?? \"\")",
+            "let b = getenv(\"BEFORE_OPENING\"); let more = \(quotes)",
+            "    getenv(\"IN_TEXT\")",
+            "    \(quotes)",
+            "let c = getenv(\"AT_THE_END\")",
+        ].joined(separator: "\n")
+        let findings = UndeclaredVariables.findings(in: source, file: "Tests/ATests/A.swift", declared: [])
+        #expect(
+            findings.map(\.variable) == [
+                "AFTER_URL", "IN_INTERPOLATION", "BESIDE_CLOSING", "BEFORE_OPENING", "AT_THE_END",
+            ])
+        #expect(findings.map(\.line) == [2, 4, 6, 7, 10])
+    }
 }
 
 extension String {

@@ -40,29 +40,121 @@ package enum UndeclaredVariables {
         var found: [Finding] = []
         var seen: Set<String> = []
         // Inside a multi-line string literal: its lines are text, such as the source of a test
-        // package that a test writes out, and read no variable of this process.
+        // package that a test writes out, and read no variable of this process, but for their
+        // interpolations.
         var inText = false
         for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let delimiters = line.ranges(of: "\"\"\"").count
-            let wasInText = inText
-            if delimiters % 2 == 1 { inText.toggle() }
-            if wasInText || delimiters > 0 { continue }
-            // A comment that shows how to read a variable reads none.
+            // A comment that shows how to read a variable reads none, and opens no string.
             let code = line.drop { $0 == " " }
-            if code.hasPrefix("//") || code.hasPrefix("*") { continue }
-            for reader in readers {
-                var rest = line[...]
-                while let start = rest.range(of: reader) {
-                    let name = rest[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-                    rest = rest[start.upperBound...]
-                    let variable = String(name)
-                    guard !variable.isEmpty, rest.dropFirst(name.count).first == "\"",
-                        !declared.contains(variable), !locations.contains(variable),
-                        seen.insert(variable).inserted
-                    else { continue }
-                    found.append(Finding(variable: variable, file: file, line: index + 1))
+            if !inText && (code.hasPrefix("//") || code.hasPrefix("*")) { continue }
+            for span in codeSpans(of: line, inText: &inText) {
+                for reader in readers {
+                    var rest = span
+                    while let start = rest.range(of: reader) {
+                        let name = rest[start.upperBound...].prefix {
+                            $0.isLetter || $0.isNumber || $0 == "_"
+                        }
+                        rest = rest[start.upperBound...]
+                        let variable = String(name)
+                        guard !variable.isEmpty, rest.dropFirst(name.count).first == "\"",
+                            !declared.contains(variable), !locations.contains(variable),
+                            seen.insert(variable).inserted
+                        else { continue }
+                        found.append(Finding(variable: variable, file: file, line: index + 1))
+                    }
                 }
             }
+        }
+        return found
+    }
+
+    /// The parts of `line` that are code: outside multi-line string literals (`inText` says
+    /// whether the line starts inside one, and is left as the line ends), and the
+    /// interpolations `\(…)` inside them.
+    static func codeSpans(of line: Substring, inText: inout Bool) -> [Substring] {
+        var spans: [Substring] = []
+        var rest = line
+        while !rest.isEmpty {
+            if inText {
+                // Text up to the closing delimiter (an escaped quote does not close it).
+                var closing: Range<Substring.Index>?
+                var search = rest
+                while let found = search.range(of: "\"\"\""), closing == nil {
+                    if found.lowerBound > rest.startIndex, rest[rest.index(before: found.lowerBound)] == "\\"
+                    {
+                        search = rest[found.upperBound...]
+                    } else {
+                        closing = found
+                    }
+                }
+                let text = rest[..<(closing?.lowerBound ?? rest.endIndex)]
+                spans += interpolations(in: text)
+                guard let closing else { return spans }
+                inText = false
+                rest = rest[closing.upperBound...]
+            } else {
+                // Code up to a comment or an opening delimiter, outside one-line strings.
+                switch nextBreak(in: rest) {
+                case .opening(let opening):
+                    spans.append(rest[..<opening.lowerBound])
+                    inText = true
+                    rest = rest[opening.upperBound...]
+                case .comment(let start):
+                    spans.append(rest[..<start])
+                    return spans
+                case nil:
+                    spans.append(rest)
+                    return spans
+                }
+            }
+        }
+        return spans
+    }
+
+    private enum Break {
+        case opening(Range<Substring.Index>)
+        case comment(Substring.Index)
+    }
+
+    /// Where `code` stops being code: a multi-line string's opening `"""` or a `//` comment, either
+    /// outside a one-line string; nil when it is code to its end.
+    private static func nextBreak(in code: Substring) -> Break? {
+        var inQuote = false
+        var index = code.startIndex
+        while index < code.endIndex {
+            let rest = code[index...]
+            if inQuote {
+                if rest.hasPrefix("\\") {
+                    index = code.index(index, offsetBy: 2, limitedBy: code.endIndex) ?? code.endIndex
+                    continue
+                }
+                if rest.hasPrefix("\"") { inQuote = false }
+            } else if rest.hasPrefix("\"\"\"") {
+                return .opening(index..<code.index(index, offsetBy: 3))
+            } else if rest.hasPrefix("//") {
+                return .comment(index)
+            } else if rest.hasPrefix("\"") {
+                inQuote = true
+            }
+            index = code.index(after: index)
+        }
+        return nil
+    }
+
+    /// The interpolations `\(…)` in a string's text, each up to its matching parenthesis.
+    private static func interpolations(in text: Substring) -> [Substring] {
+        var found: [Substring] = []
+        var rest = text
+        while let start = rest.range(of: "\\(") {
+            var depth = 1
+            var index = start.upperBound
+            while index < rest.endIndex, depth > 0 {
+                if rest[index] == "(" { depth += 1 }
+                if rest[index] == ")" { depth -= 1 }
+                index = rest.index(after: index)
+            }
+            found.append(rest[start.upperBound..<index])
+            rest = rest[index...]
         }
         return found
     }
