@@ -44,7 +44,7 @@ package final class TerminalInput: Sendable {
         return AsyncStream(bufferingPolicy: .unbounded) { continuation in
             continuation.onTermination = { _ in reader.stop() }
             let thread = Thread { reader.run(continuation) }
-            thread.name = "HeadlessUI.TerminalInput"
+            thread.name = "TerminalRuntime.TerminalInput"
             thread.start()
         }
     }

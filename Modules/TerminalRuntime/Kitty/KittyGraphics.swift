@@ -1,7 +1,7 @@
 import Foundation
 import Images
 
-/// The commands of kitty's terminal graphics protocol that HeadlessUI writes, as bytes: each an
+/// The commands of kitty's terminal graphics protocol that TerminalRuntime writes, as bytes: each an
 /// APC string `ESC _ G <keys> ; <base64 payload> ESC \`.
 ///
 /// ```swift

@@ -18,7 +18,7 @@ import Synchronization
 /// the terminal never misses the SIGINT that should restore it.
 ///
 /// The handler does one async-signal-safe thing: it writes the signal's number to a pipe (the
-/// "self-pipe" technique). A thread of HeadlessUI's own reads the pipe and yields each number to
+/// "self-pipe" technique). A thread of TerminalRuntime's own reads the pipe and yields each number to
 /// the streams that asked for it, so the work a signal calls for (restoring the terminal,
 /// redrawing) runs in the program, on the main actor, where anything is allowed. Ending an
 /// iteration puts back the actions the signals had before, once no other stream wants them.
@@ -82,7 +82,7 @@ final class SignalPipe: Sendable {
         readEnd = ends[0]
         signalPipeWriteEnd.store(ends[1], ordering: .sequentiallyConsistent)
         let thread = Thread { [self] in readForever() }
-        thread.name = "HeadlessUI.SignalEvents"
+        thread.name = "TerminalRuntime.SignalEvents"
         thread.start()
     }
 

@@ -7,7 +7,7 @@ import Layout
     import Darwin
 #endif
 
-/// What HeadlessUI asks of the terminal it draws to: its size, whether it is one, and whether it
+/// What TerminalRuntime asks of the terminal it draws to: its size, whether it is one, and whether it
 /// wants colour.
 public enum Terminal {
     /// The size of the terminal on `fileDescriptor` in cells, from the `TIOCGWINSZ` ioctl, or
