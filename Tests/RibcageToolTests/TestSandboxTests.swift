@@ -83,4 +83,24 @@ struct TestSandboxTests {
         #expect(boxed.status == 0, "\(boxed.output)\n\(boxed.errors)")
         #expect(boxed.output.contains("2 passed, 0 failed"), "\(boxed.output)")
     }
+
+    @Test("a failure note names the trace or log it could not read, instead of only naming no file")
+    func failureNoteNamesWhatItCouldNotRead() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("import Testing\n", to: "Tests/ATests/A.swift")
+        let package = DescribedPackage(
+            name: "Boxed", path: folder.url.path,
+            targets: [DescribedPackage.Target(name: "ATests", type: "test", path: "Tests/ATests")])
+        let inputs = try TestCacheInputs(
+            root: folder.url, package: package, toolchain: "", configuration: "debug", flags: [],
+            environment: [:], declaredVariables: [])
+        let sandbox = try SuiteSandbox(testTarget: "ATests", inputs: inputs, recorded: [])
+        let missingTrace = folder.url.appendingPathComponent("ATests.strace")
+        try folder.write("no file named here\n", to: "ATests.log")
+        let note = await sandbox.failureNote(
+            traces: [missingTrace], logs: [folder.url.appendingPathComponent("ATests.log")])
+        #expect(note.contains("ATests failed sandboxed"), "\(note)")
+        #expect(note.contains("neither its trace nor its log names a file"), "\(note)")
+        #expect(note.contains("could not read \(missingTrace.path)"), "\(note)")
+    }
 }

@@ -200,26 +200,43 @@ package struct SuiteSandbox: Sendable {
     }
 
     /// What a failed sandboxed run says: that it was sandboxed, and what it could not see. A
-    /// trace or log that cannot be read only leaves the files unnamed: the failure itself is
-    /// reported with the suite's results either way.
+    /// trace or log that cannot be read only leaves the files it would name unnamed (the failure
+    /// itself is reported with the suite's results either way); the note says which it was.
     package func failureNote(traces: [URL], logs: [URL]) async -> String {
         let sandbox = self
-        let unseen = await DedicatedThread.run(named: "ribcage-test-reports") {
-            sandbox.unseenFiles(
-                traces: traces.compactMap { try? InputTrace(contentsOf: $0) },
-                logs: logs.compactMap { try? String(contentsOf: $0, encoding: .utf8) })
+        let (unseen, unreadable) = await DedicatedThread.run(named: "ribcage-test-reports") {
+            var unreadable: [String] = []
+            var readTraces: [InputTrace] = []
+            for trace in traces {
+                do {
+                    readTraces.append(try InputTrace(contentsOf: trace))
+                } catch {
+                    unreadable.append("\(trace.path) (\(error))")
+                }
+            }
+            var readLogs: [String] = []
+            for log in logs {
+                do {
+                    readLogs.append(try String(contentsOf: log, encoding: .utf8))
+                } catch {
+                    unreadable.append("\(log.path) (\(error))")
+                }
+            }
+            return (sandbox.unseenFiles(traces: readTraces, logs: readLogs), unreadable)
         }
         let head =
             "\(testTarget) failed sandboxed (--sandbox: of the package, only its declared inputs and "
             + "the files its last cached run read were visible)"
+        let unread = unreadable.isEmpty ? "" : " (could not read \(unreadable.joined(separator: ", ")))"
         guard !unseen.isEmpty else {
             return head + "; neither its trace nor its log names a file of the package it could not see"
+                + unread
         }
         let named =
             unseen.prefix(5).joined(separator: ", ")
             + (unseen.count > 5 ? " and \(unseen.count - 5) more" : "")
         return head + ". It could not see \(named) (not found inside the sandbox): move such a file into "
             + "the folder of a target it depends on, or run it once with --cache without --sandbox so its "
-            + "read is recorded"
+            + "read is recorded" + unread
     }
 }

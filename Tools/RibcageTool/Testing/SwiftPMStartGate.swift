@@ -134,6 +134,8 @@ package struct ProcessTree: Sendable {
         return .notYet
     }
 
+    /// The start of a `/proc` file, or nil when it cannot be read: the process has ended (or is
+    /// not ours to read), which for the search means it is not the bundle.
     private static func read(_ path: String, limit: Int) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
