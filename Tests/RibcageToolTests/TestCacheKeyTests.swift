@@ -222,6 +222,35 @@ struct TestCacheKeyTests {
         #expect(throws: RibcageError.self) { try inputs.keys(for: ["Nope"]) }
     }
 
+    @Test(
+        "the key is the recipe's Merkle tree: each target's name, files and dependencies' digests, in lines")
+    func recipeLines() throws {
+        let folder = try Self.makePackage()
+        let inputs = try TestCacheInputs(
+            root: folder.url, package: Self.package, toolchain: "swift", configuration: "debug", flags: [],
+            environment: [:], declaredVariables: [])
+        func line(_ kind: String, _ name: String, _ digest: String) -> String {
+            "\(kind) \(name.utf8.count):\(name) \(digest)\n"
+        }
+        func file(_ path: String) throws -> String {
+            line("file", path, SHA256.hex(try Data(contentsOf: folder.url.appendingPathComponent(path))))
+        }
+        let core = SHA256.hex(
+            "target 4:Core\n" + (try file("Sources/Core/Core.swift"))
+                + (try file("Sources/Core/Resources/greeting.json")))
+        let feature = SHA256.hex(
+            "target 7:Feature\n" + (try file("Sources/Feature/Feature.swift")) + line("depends", "Core", core)
+        )
+        let tests = SHA256.hex(
+            "target 12:FeatureTests\n" + (try file("Tests/FeatureTests/FeatureTests.swift"))
+                + line("depends", "Feature", feature))
+        let shared = inputs.sharedParts.map { line($0.kind.rawValue, $0.name, $0.digest) }.joined()
+        let expected = SHA256.hex(
+            TestCacheKey.recipe + "\n" + shared + line("test-target", "FeatureTests", tests))
+        #expect(try inputs.keys(for: ["FeatureTests"])["FeatureTests"]?.hash == expected)
+        #expect(try inputs.sourcesDigest(ofTarget: "Feature") == feature)
+    }
+
     @Test("async callers get the same keys, computed off the cooperative pool")
     func keysOffThePool() async throws {
         let folder = try Self.makePackage()

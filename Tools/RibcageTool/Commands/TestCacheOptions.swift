@@ -77,7 +77,7 @@ struct TestCacheOptions: ParsableArguments {
         }
         let (keys, hits) = try await session.lookUp(suites.map(\.testTarget))
         let inputs = session.inputs
-        let folders = try Set(suites.flatMap { try inputs.closure(of: $0.testTarget).map(\.path) })
+        let folders = try Set(suites.flatMap { try inputs.closureFolders(of: $0.testTarget) })
         let undeclared = await DedicatedThread.run(named: "ribcage-test-cache-keys") {
             UndeclaredVariables.findings(
                 inFolders: Array(folders), root: inputs.root, declared: inputs.declaredVariables)

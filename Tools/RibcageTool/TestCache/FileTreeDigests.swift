@@ -68,8 +68,21 @@ package enum FileTreeDigests {
     /// Each folder's listings come with its files: the test cache digests a recorded listing of
     /// a folder the keys walked from them, rather than listing it again.
     package static func files(underEach folders: [String]) throws -> [Walked] {
+        try files(underEach: folders) { $1 }
+    }
+
+    /// ``files(underEach:)``, each folder's walk handed at once to `then`, on the core that
+    /// walked it, with its index in `folders`: what is made of each walk is made on all cores
+    /// too. The results of `then`, in the order of `folders`.
+    ///
+    /// - Throws: The first error met, in the order of `folders`: a ``ReadError``, or what
+    ///   `then` threw.
+    package static func files<Value: Sendable>(
+        underEach folders: [String],
+        then transform: @Sendable (_ index: Int, _ walked: Walked) throws -> Value
+    ) throws -> [Value] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, folders.count))
-        let results = Results(count: folders.count)
+        let results = Results<Value>(count: folders.count)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             // Every `workers`-th folder, so each worker hashes its share without taking turns,
             // through one walker and so one buffer: a buffer per folder was 64 MB allocated and
@@ -79,7 +92,7 @@ package enum FileTreeDigests {
                 results.store(
                     Result {
                         let files = try walker.files(under: folders[index])
-                        return (files, walker.listings)
+                        return try transform(index, (files, walker.listings))
                     }, at: index)
             }
         }
@@ -252,19 +265,23 @@ package enum FileTreeDigests {
     }
 
     /// The workers' results, each slot written once by the one worker that owns its index.
-    private final class Results: @unchecked Sendable {
+    private final class Results<Value: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
-        private var slots: [Result<Walked, any Error>?]
+        private var slots: [Result<Value, any Error>?]
 
         init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-        func store(_ result: Result<Walked, any Error>, at index: Int) {
+        func store(_ result: Result<Value, any Error>, at index: Int) {
             lock.withLock { slots[index] = result }
         }
 
-        /// Every slot; call after the workers are done.
-        func values() -> [Result<Walked, any Error>] {
-            lock.withLock { slots.map { $0 ?? .success(([], [])) } }
+        /// Every slot; call after the workers are done, when each has been stored.
+        func values() -> [Result<Value, any Error>] {
+            lock.withLock { slots.map { $0 ?? .failure(Unfilled()) } }
         }
+
+        /// A slot no worker stored: `concurrentPerform` returned before its worker ran, which it
+        /// never does.
+        struct Unfilled: Error {}
     }
 }

@@ -41,8 +41,8 @@ package struct SuiteSandbox: Sendable {
                 || ($0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift"))
         }
         for name in manifests { paths.insert(root + "/" + name) }
-        for target in try inputs.closure(of: testTarget) {
-            let folder = RecordedInputSelection.realPath(inputs.root.appendingPathComponent(target.path).path)
+        for path in try inputs.closureFolders(of: testTarget) {
+            let folder = RecordedInputSelection.realPath(inputs.root.appendingPathComponent(path).path)
             paths.insert(folder)
             paths.formUnion(Self.linkedFolders(under: folder))
         }

@@ -19,18 +19,15 @@ package struct TestCacheInputs: Sendable {
     package var localDependencies: [URL] { localFolders.keys.sorted().compactMap { localFolders[$0] } }
     /// The folder of each local dependency, by identity.
     private let localFolders: [String: URL]
-    /// The part of each local dependency (every file of its folder), by identity: in the key of
-    /// each target that uses one of its products.
-    private let localPackageParts: [String: TestCacheKey.Part]
     /// The environment variables Project.swift.md declares as test inputs.
     package let declaredVariables: Set<String>
-    /// The package's targets by name, for walking dependencies without a search per step.
-    private let targetsByName: [String: DescribedPackage.Target]
+    /// The package's targets by name, as the keys' tree needs them (``KeyedTarget``).
+    let keyedTargets: [String: KeyedTarget]
     /// Each target's files and tree digest, as the last ``keys(for:withParts:)`` hashed them: a
     /// recorded program's digest (``sourcesDigest(ofTarget:)``) is its target's tree digest
     /// rather than its closure's files hashed again, which took a look-up of 500 suites 400 ms,
     /// and a recorded file the keys read takes their digest (``changedInputs(of:)``).
-    private let hashedFiles = HashedTargetFiles()
+    let hashedFiles = HashedTargetFiles()
 
     /// The inputs of `package` at `root`.
     ///
@@ -47,8 +44,6 @@ package struct TestCacheInputs: Sendable {
         self.root = root
         self.package = package
         self.declaredVariables = Set(declaredVariables)
-        targetsByName = Dictionary(
-            package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var parts: [TestCacheKey.Part] = []
         let rootFiles = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         for name in rootFiles
@@ -76,7 +71,7 @@ package struct TestCacheInputs: Sendable {
                 detail: "\(files.count) files")
         }
         self.localFolders = localFolders
-        self.localPackageParts = localPackageParts
+        keyedTargets = KeyedTarget.all(of: package, localPackageParts: localPackageParts)
         let resolved = root.appendingPathComponent("Package.resolved")
         if FileManager.default.fileExists(atPath: resolved.path) {
             parts.append(
@@ -100,156 +95,6 @@ package struct TestCacheInputs: Sendable {
             parts.append(.init(kind: .environment, name: variable, digest: SHA256.hex(value)))
         }
         sharedParts = parts
-    }
-
-    /// The keys of `testTargets`.
-    ///
-    /// The key is a Merkle tree over the targets: each target's digest covers its files and the
-    /// digests of the targets it depends on, so a change anywhere below a test target changes its
-    /// key, each target is hashed once however many test targets need it, and a key costs one
-    /// hash of a few lines rather than one line per file of its whole closure.
-    ///
-    /// - Parameter withParts: Also list every part (each file of the closure), for
-    ///   `--explain-cache` and for the entries stored; the hash is the same either way.
-    /// - Throws: ``RibcageError/unknownModules(_:known:)`` for a name that is no target, or the
-    ///   file system's error when a file cannot be read.
-    package func keys(for testTargets: [String], withParts: Bool = false) throws -> [String: TestCacheKey] {
-        // Every target the keys need is hashed first, on all cores; the tree above is cheap.
-        var needed: [String: DescribedPackage.Target] = [:]
-        var frontier = testTargets
-        while let name = frontier.popLast() {
-            guard needed[name] == nil else { continue }
-            guard let target = targetsByName[name] else {
-                throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
-            }
-            needed[name] = target
-            frontier += target.targetDependencies.filter { targetsByName[$0] != nil }
-        }
-        var filesOfTarget = try files(of: Array(needed.values))
-        defer { hashedFiles.files.withLock { [filesOfTarget] in $0.merge(filesOfTarget) { $1 } } }
-        var treeDigests: [String: String] = [:]
-        defer { hashedFiles.trees.withLock { [treeDigests] in $0.merge(treeDigests) { $1 } } }
-        func filesOf(_ target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
-            if let known = filesOfTarget[target.name] { return known }
-            let found = try files(of: target)
-            filesOfTarget[target.name] = found
-            return found
-        }
-        func treeDigest(_ name: String) throws -> String {
-            if let known = treeDigests[name] { return known }
-            guard let target = targetsByName[name] else {
-                throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
-            }
-            var hasher = SHA256()
-            hasher.update("target \(name.utf8.count):\(name)\n")
-            for part in try filesOf(target) {
-                hasher.update("file \(part.name.utf8.count):\(part.name) \(part.digest)\n")
-            }
-            for part in localParts(usedBy: target) {
-                hasher.update("local-package \(part.name.utf8.count):\(part.name) \(part.digest)\n")
-            }
-            for dependency in Set(target.targetDependencies).sorted() where targetsByName[dependency] != nil {
-                hasher.update(
-                    "depends \(dependency.utf8.count):\(dependency) \(try treeDigest(dependency))\n")
-            }
-            let digest = hasher.finalize()
-            treeDigests[name] = digest
-            return digest
-        }
-
-        var shared = SHA256()
-        shared.update("\(TestCacheKey.recipe)\n")
-        for part in sharedParts {
-            shared.update("\(part.kind.rawValue) \(part.name.utf8.count):\(part.name) \(part.digest)\n")
-        }
-        var keys: [String: TestCacheKey] = [:]
-        for testTarget in testTargets {
-            var hasher = shared
-            hasher.update(
-                "test-target \(testTarget.utf8.count):\(testTarget) \(try treeDigest(testTarget))\n")
-            var parts: [TestCacheKey.Part] = []
-            if withParts {
-                parts =
-                    sharedParts + [.init(kind: .testTarget, name: testTarget, digest: SHA256.hex(testTarget))]
-                var local: Set<TestCacheKey.Part> = []
-                for target in try closure(of: testTarget) {
-                    parts += try filesOf(target)
-                    local.formUnion(localParts(usedBy: target))
-                }
-                parts += local
-            }
-            keys[testTarget] = TestCacheKey(testTarget: testTarget, parts: parts, hash: hasher.finalize())
-        }
-        return keys
-    }
-
-    /// ``keys(for:withParts:)`` for async callers, on a thread of its own: the walk blocks on
-    /// file reads and on the other cores' share of the hashing, which must not hold a thread of
-    /// the cooperative pool.
-    package func keysOffThePool(
-        for testTargets: [String], withParts: Bool = false
-    ) async throws -> [String: TestCacheKey] {
-        try await DedicatedThread.run(named: "ribcage-test-cache-keys") {
-            try keys(for: testTargets, withParts: withParts)
-        }
-    }
-
-    /// `name` and every target it depends on, directly or not.
-    func closure(of name: String) throws -> [DescribedPackage.Target] {
-        guard let start = targetsByName[name] else {
-            throw RibcageError.unknownModules([name], known: package.targets.map(\.name).sorted())
-        }
-        var found: [String: DescribedPackage.Target] = [name: start]
-        var frontier = [start]
-        while let current = frontier.popLast() {
-            for dependency in current.targetDependencies where found[dependency] == nil {
-                guard let target = targetsByName[dependency] else { continue }
-                found[dependency] = target
-                frontier.append(target)
-            }
-        }
-        return found.values.sorted { $0.name < $1.name }
-    }
-
-    /// A part per file under the target's folder, by path from the package root.
-    func files(of target: DescribedPackage.Target) throws -> [TestCacheKey.Part] {
-        try files(of: [target])[target.name] ?? []
-    }
-
-    /// ``files(of:)`` of each of `targets`, by target name, the folders hashed on all cores.
-    func files(of targets: [DescribedPackage.Target]) throws -> [String: [TestCacheKey.Part]] {
-        let rootPath = root.standardizedFileURL.path
-        let folders = targets.map { Self.folder($0.path, under: rootPath) }
-        var parts: [String: [TestCacheKey.Part]] = [:]
-        var listings: [String: [String]] = [:]
-        for (target, walked) in zip(targets, try FileTreeDigests.files(underEach: folders)) {
-            parts[target.name] =
-                walked.files
-                .map { TestCacheKey.Part(kind: .file, name: "\(target.path)/\($0.path)", digest: $0.digest) }
-                // By path: the order a file system lists a folder in is no input.
-                .sorted { $0.name < $1.name }
-            for listing in walked.listings {
-                listings[listing.path.isEmpty ? target.path : target.path + "/" + listing.path] =
-                    listing.names
-            }
-        }
-        hashedFiles.listings.withLock { [listings] in $0.merge(listings) { $1 } }
-        return parts
-    }
-
-    /// The parts of the local dependencies whose products `target` uses; all of them for a
-    /// product named without its package, which could come from any.
-    private func localParts(usedBy target: DescribedPackage.Target) -> [TestCacheKey.Part] {
-        var identities: Set<String> = []
-        for dependency in target.dependencies {
-            guard case .product(let package) = dependency.kind else { continue }
-            if let package {
-                if localPackageParts[package.lowercased()] != nil { identities.insert(package.lowercased()) }
-            } else {
-                identities.formUnion(localPackageParts.keys)
-            }
-        }
-        return identities.sorted().compactMap { localPackageParts[$0] }
     }
 
     /// The SHA-256 over the files of `target` and of every target it depends on, by path and
