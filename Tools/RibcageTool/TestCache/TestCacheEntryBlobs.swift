@@ -68,7 +68,8 @@ extension TestCache {
         }
         let entry: TestCacheEntry
         do {
-            entry = try decoder.decode(StoredEntry.self, from: blob).entry
+            entry =
+                try StoredEntryReader.entry(in: blob) ?? decoder.decode(StoredEntry.self, from: blob).entry
         } catch {
             // Also an entry of the layout before recipe 4, its parts inline, or one of recipe 4,
             // its date a string: never read as one (and under another key besides).
