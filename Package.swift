@@ -24,16 +24,17 @@ let modules: [Module] = [
         "ConstraintSolverTesting", layer: .core, dependencies: [.subprocess], exclude: ["kiwi_oracle.py"]),
     .module(
         "Layout", layer: .core, dependencies: ["ConstraintSolver", .log],
-        testDependencies: ["ConstraintSolverTesting"]),
+        testDependencies: ["LayoutDSL", "ConstraintSolverTesting"]),
+    .module("LayoutDSL", layer: .core, dependencies: ["Layout"]),
     .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"], testExclude: ["Images"]),
     .module(
-        "HeadlessUI", layer: .core, dependencies: ["Layout", "Images", .log],
+        "HeadlessUI", layer: .core, dependencies: ["Layout", "LayoutDSL", "Images", .log],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
     .module(
         "TerminalRuntime", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
-        testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
+        testDependencies: ["HeadlessUITesting", "LayoutDSL"], testExclude: ["Snapshots", "Images"]),
     .module(
-        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
+        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout", "LayoutDSL", "Images"],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots"]),
     .testSupport(
         "HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"]),
@@ -58,10 +59,12 @@ let modules: [Module] = [
         "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider", "BlockingWork"],
         testDependencies: ["HTTPTestServer"]),
     .feature(
-        "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"]),
+        "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "RIBsHeadlessUI"]),
     .feature(
         "Todo",
-        dependencies: ["RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"],
+        dependencies: [
+            "RIBs", "Reactor", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "RIBsHeadlessUI", "AddTodo",
+        ],
         testDependencies: ["DomainTesting"]),
     .feature(
         "Profile",
@@ -77,8 +80,8 @@ let modules: [Module] = [
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "HeadlessUI", "TerminalRuntime", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
-            "BlockingWork",
+            "Layout", "LayoutDSL", "HeadlessUI", "TerminalRuntime", "RIBsHeadlessUI", "Root", "Todo",
+            "AddTodo", "Profile", "BlockingWork",
         ],
         testDependencies: [
             "HTTPTestServer", "HeadlessUITesting", "DomainTesting", "TodoAppTesting", .subprocess,
@@ -106,16 +109,16 @@ let modules: [Module] = [
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
     .tool(
         "HeadlessUIDemo", product: "headlessui-demo",
-        dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"],
+        dependencies: ["HeadlessUI", "TerminalRuntime", "Layout", "LayoutDSL"],
         tests: false),
     .tool(
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
-            "HTTPTestServer", "ConstraintSolver", "Layout", "RibcageTool", "Images", "HeadlessUI",
-            "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor",
-            "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
-            .histogram, "TodoAppTesting",
+            "HTTPTestServer", "ConstraintSolver", "Layout", "LayoutDSL", "RibcageTool", "Images",
+            "HeadlessUI", "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data",
+            "Reactor", "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient",
+            .asyncHTTPClient, .nioCore, .histogram, "TodoAppTesting",
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

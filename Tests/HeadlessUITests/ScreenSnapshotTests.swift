@@ -1,6 +1,7 @@
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import LayoutDSL
 import Testing
 
 /// A typical screen: a navigation bar, a list, a status line and a tab bar.

@@ -1,6 +1,7 @@
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import LayoutDSL
 import TerminalRuntime
 import Testing
 

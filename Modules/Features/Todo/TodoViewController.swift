@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HeadlessUI
 import Layout
+import LayoutDSL
 import RIBs
 import RIBsHeadlessUI
 

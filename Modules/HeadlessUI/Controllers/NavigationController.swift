@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 
 /// Hears a ``NavigationController`` change its top controller, as
 /// `UINavigationControllerDelegate`.

@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 
 /// Hears a ``TabBarController``'s selection change, as `UITabBarControllerDelegate`.
 @MainActor

@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 
 /// Manages a view and its lifecycle, as `UIViewController`.
 ///

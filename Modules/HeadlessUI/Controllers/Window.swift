@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 
 /// The root of what is on screen: a view the size of the terminal that shows a root view
 /// controller, as `UIWindow`.

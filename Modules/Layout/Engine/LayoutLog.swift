@@ -5,10 +5,10 @@ import Logging
 /// Required conflicts and misuse are logged as errors; optional constraints that gave way as
 /// debug messages. Bootstrap swift-log to route them (a terminal app sends them to a file, not
 /// over its own screen).
-enum LayoutLog {
-    static let logger = Logger(label: "ribcage.layout")
+package enum LayoutLog {
+    package static let logger = Logger(label: "ribcage.layout")
 
-    static func misuse(_ error: LayoutError) {
+    package static func misuse(_ error: LayoutError) {
         logger.error("\(error.description)")
     }
 

@@ -67,7 +67,7 @@ public enum LayoutAttribute: Sendable, Hashable, CaseIterable, CustomStringConve
     }
 
     /// The attribute without its margin, and whether it had one: `.leftMargin` is `(.left, true)`.
-    var withoutMargin: (attribute: LayoutAttribute, isMargin: Bool) {
+    package var withoutMargin: (attribute: LayoutAttribute, isMargin: Bool) {
         switch self {
         case .leftMargin: (.left, true)
         case .rightMargin: (.right, true)

@@ -1,3 +1,5 @@
+import Layout
+
 /// The `ndl` namespace of a view or a guide, as SnapKit's `snp`: the attributes to relate to,
 /// and `makeConstraints` with its siblings.
 ///

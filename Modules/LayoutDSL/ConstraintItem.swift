@@ -1,3 +1,5 @@
+import Layout
+
 /// An item with attributes to relate to, as SnapKit's `ConstraintItem`: `other.ndl.bottom`.
 @MainActor
 public struct ConstraintItem {
