@@ -27,17 +27,20 @@ let modules: [Module] = [
         testDependencies: ["LayoutDSL", "ConstraintSolverTesting"]),
     .module("LayoutDSL", layer: .core, dependencies: ["Layout"]),
     .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"], testExclude: ["Images"]),
+    .module("TerminalCore", layer: .core, dependencies: ["Images"]),
     .module(
-        "HeadlessUI", layer: .core, dependencies: ["Layout", "LayoutDSL", "Images", .log],
+        "HeadlessUI", layer: .core, dependencies: ["Layout", "LayoutDSL", "Images", "TerminalCore", .log],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
     .module(
-        "TerminalRuntime", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
+        "TerminalRuntime", layer: .core, dependencies: ["HeadlessUI", "TerminalCore", "Layout", "Images"],
         testDependencies: ["HeadlessUITesting", "LayoutDSL"], testExclude: ["Snapshots", "Images"]),
     .module(
-        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout", "LayoutDSL", "Images"],
+        "DeclarativeUI", layer: .core,
+        dependencies: ["HeadlessUI", "TerminalCore", "Layout", "LayoutDSL", "Images"],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots"]),
     .testSupport(
-        "HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"]),
+        "HeadlessUITesting", layer: .core,
+        dependencies: ["HeadlessUI", "TerminalCore", "TerminalRuntime", "Layout"]),
     .module(
         "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"], testDependencies: ["Layout"]),
     .testSupport("HTTPTestServer", layer: .core),
@@ -59,29 +62,35 @@ let modules: [Module] = [
         "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider", "BlockingWork"],
         testDependencies: ["HTTPTestServer"]),
     .feature(
-        "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "RIBsHeadlessUI"]),
+        "AddTodo",
+        dependencies: [
+            "RIBs", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "TerminalCore", "RIBsHeadlessUI",
+        ]),
     .feature(
         "Todo",
         dependencies: [
-            "RIBs", "Reactor", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "RIBsHeadlessUI", "AddTodo",
+            "RIBs", "Reactor", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "TerminalCore",
+            "RIBsHeadlessUI", "AddTodo",
         ],
         testDependencies: ["DomainTesting"]),
     .feature(
         "Profile",
         dependencies: [
-            "RIBs", "Reactor", "Domain", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI",
+            "RIBs", "Reactor", "Domain", "Layout", "Images", "HeadlessUI", "TerminalCore", "RIBsHeadlessUI",
         ],
         testDependencies: ["DomainTesting", "HeadlessUITesting"]),
     .feature(
         "Root",
-        dependencies: ["RIBs", "Reactor", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
+        dependencies: [
+            "RIBs", "Reactor", "Domain", "HeadlessUI", "TerminalCore", "RIBsHeadlessUI", "Todo", "Profile",
+        ],
         testDependencies: ["DomainTesting", "Layout"]),
     .app(
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "LayoutDSL", "HeadlessUI", "TerminalRuntime", "RIBsHeadlessUI", "Root", "Todo",
-            "AddTodo", "Profile", "BlockingWork",
+            "Layout", "LayoutDSL", "HeadlessUI", "TerminalCore", "TerminalRuntime", "RIBsHeadlessUI", "Root",
+            "Todo", "AddTodo", "Profile", "BlockingWork",
         ],
         testDependencies: [
             "HTTPTestServer", "HeadlessUITesting", "DomainTesting", "TodoAppTesting", .subprocess,
@@ -97,7 +106,7 @@ let modules: [Module] = [
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
     .testSupport(
         "TodoAppTesting", layer: .app,
-        dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "Root"]),
+        dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "TerminalCore", "Root"]),
     .tool(
         "RibcageTool",
         dependencies: [
@@ -109,15 +118,15 @@ let modules: [Module] = [
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
     .tool(
         "HeadlessUIDemo", product: "headlessui-demo",
-        dependencies: ["HeadlessUI", "TerminalRuntime", "Layout", "LayoutDSL"],
+        dependencies: ["HeadlessUI", "TerminalCore", "TerminalRuntime", "Layout", "LayoutDSL"],
         tests: false),
     .tool(
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
             "HTTPTestServer", "ConstraintSolver", "Layout", "LayoutDSL", "RibcageTool", "Images",
-            "HeadlessUI", "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data",
-            "Reactor", "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient",
+            "HeadlessUI", "TerminalCore", "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain",
+            "Data", "Reactor", "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient",
             .asyncHTTPClient, .nioCore, .histogram, "TodoAppTesting",
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),

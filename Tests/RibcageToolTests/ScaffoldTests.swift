@@ -18,7 +18,9 @@ struct ScaffoldTests {
             .module("Layout", layer: .core, dependencies: ["ConstraintSolver", logging]),
             .module("LayoutDSL", layer: .core, dependencies: ["Layout"]),
             .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"]),
-            .module("HeadlessUI", layer: .core, dependencies: ["Layout", "LayoutDSL", "Images", logging]),
+            .module("TerminalCore", layer: .core, dependencies: ["Images"]),
+            .module(
+                "HeadlessUI", layer: .core, dependencies: ["Layout", "LayoutDSL", "Images", "TerminalCore", logging]),
             // Laid out as swift-format does once a row grows: the name on a line of its own.
             .module(
                 "RIBsHeadlessUI", layer: .core,
@@ -36,7 +38,8 @@ struct ScaffoldTests {
             /// The modules copied from Ribcage come without their tests.
             static func module(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
                 let copied = [
-                    "RIBs", "ConstraintSolver", "Layout", "LayoutDSL", "Images", "HeadlessUI", "RIBsHeadlessUI",
+                    "RIBs", "ConstraintSolver", "Layout", "LayoutDSL", "Images", "TerminalCore", "HeadlessUI",
+                    "RIBsHeadlessUI",
                 ]
                 return Module(name: name, layer: layer, dependencies: dependencies, hasTests: !copied.contains(name))
             }
@@ -77,7 +80,8 @@ struct ScaffoldTests {
         | Layout | Modules/Layout | Core | library | ConstraintSolver, Logging (swift-log) | — |
         | LayoutDSL | Modules/LayoutDSL | Core | library | Layout | — |
         | Images | Modules/Images | Core | library | CJPEG, CPNG | — |
-        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, LayoutDSL, Images, Logging (swift-log) | — |
+        | TerminalCore | Modules/TerminalCore | Core | library | Images | — |
+        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, LayoutDSL, Images, TerminalCore, Logging (swift-log) | — |
         | CJPEG | Modules/Shims/CJPEG | Core | C shim (pkg-config libjpeg) | — | — |
         | CPNG | Modules/Shims/CPNG | Core | C shim (pkg-config libpng) | — | — |
         | RIBsHeadlessUI | Modules/RIBsHeadlessUI | Core | library | RIBs, HeadlessUI | — |
@@ -105,8 +109,8 @@ struct ScaffoldTests {
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("Modules/Shims"), withIntermediateDirectories: true)
         for module in [
-            "RIBs", "ConstraintSolver", "Layout", "LayoutDSL", "Images", "HeadlessUI", "RIBsHeadlessUI",
-            "Shims/CJPEG", "Shims/CPNG",
+            "RIBs", "ConstraintSolver", "Layout", "LayoutDSL", "Images", "TerminalCore", "HeadlessUI",
+            "RIBsHeadlessUI", "Shims/CJPEG", "Shims/CPNG",
         ] {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Modules/\(module)").standardizedFileURL

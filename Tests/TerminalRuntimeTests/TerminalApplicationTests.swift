@@ -2,6 +2,7 @@ import HeadlessUI
 import HeadlessUITesting
 import Layout
 import LayoutDSL
+import TerminalCore
 import TerminalRuntime
 import Testing
 

@@ -3,6 +3,7 @@ import Layout
 import LayoutDSL
 import RIBs
 import RIBsHeadlessUI
+import TerminalCore
 
 /// What the screen reports to the interactor.
 @MainActor

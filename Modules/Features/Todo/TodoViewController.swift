@@ -5,6 +5,7 @@ import Layout
 import LayoutDSL
 import RIBs
 import RIBsHeadlessUI
+import TerminalCore
 
 /// What the list reports to the interactor.
 @MainActor
