@@ -148,7 +148,7 @@ public struct ConstraintDSL {
 
     private func onView(_ body: (View) -> Void) {
         guard let view = target as? View else {
-            LayoutLog.logger.error(
+            LayoutLog.misuse(
                 "\(target.layoutDebugName) is a layout guide: it has no content to hug or resist.")
             return
         }

@@ -6,10 +6,16 @@ import Logging
 /// debug messages. Bootstrap swift-log to route them (a terminal app sends them to a file, not
 /// over its own screen).
 package enum LayoutLog {
-    package static let logger = Logger(label: "ribcage.layout")
+    static let logger = Logger(label: "ribcage.layout")
 
-    package static func misuse(_ error: LayoutError) {
+    static func misuse(_ error: LayoutError) {
         logger.error("\(error.description)")
+    }
+
+    /// Misuse that changes nothing and throws nothing, such as the `ndl` DSL's content
+    /// priorities on a layout guide.
+    package static func misuse(_ message: String) {
+        logger.error("\(message)")
     }
 
     static func gaveWay(_ constraint: ConstraintReference) {
