@@ -24,19 +24,23 @@ let modules: [Module] = [
         "ConstraintSolverTesting", layer: .core, dependencies: [.subprocess], exclude: ["kiwi_oracle.py"]),
     .module(
         "Layout", layer: .core, dependencies: ["ConstraintSolver", .log],
-        testDependencies: ["ConstraintSolverTesting"]),
+        testDependencies: ["LayoutDSL", "ConstraintSolverTesting"]),
+    .module("LayoutDSL", layer: .core, dependencies: ["Layout"]),
     .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"], testExclude: ["Images"]),
+    .module("TerminalCore", layer: .core, dependencies: ["Images"]),
     .module(
-        "HeadlessUI", layer: .core, dependencies: ["Layout", "Images", .log],
+        "HeadlessUI", layer: .core, dependencies: ["Layout", "LayoutDSL", "Images", "TerminalCore", .log],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
     .module(
-        "TerminalRuntime", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
-        testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots", "Images"]),
+        "TerminalRuntime", layer: .core, dependencies: ["HeadlessUI", "TerminalCore", "Layout", "Images"],
+        testDependencies: ["HeadlessUITesting", "LayoutDSL"], testExclude: ["Snapshots", "Images"]),
     .module(
-        "DeclarativeUI", layer: .core, dependencies: ["HeadlessUI", "Layout", "Images"],
+        "DeclarativeUI", layer: .core,
+        dependencies: ["HeadlessUI", "TerminalCore", "Layout", "LayoutDSL", "Images"],
         testDependencies: ["HeadlessUITesting"], testExclude: ["Snapshots"]),
     .testSupport(
-        "HeadlessUITesting", layer: .core, dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"]),
+        "HeadlessUITesting", layer: .core,
+        dependencies: ["HeadlessUI", "TerminalCore", "TerminalRuntime", "Layout"]),
     .module(
         "RIBsHeadlessUI", layer: .core, dependencies: ["RIBs", "HeadlessUI"], testDependencies: ["Layout"]),
     .testSupport("HTTPTestServer", layer: .core),
@@ -58,27 +62,35 @@ let modules: [Module] = [
         "Data", layer: .data, dependencies: ["Domain", "NetworkProvider", "LocalProvider", "BlockingWork"],
         testDependencies: ["HTTPTestServer"]),
     .feature(
-        "AddTodo", dependencies: ["RIBs", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI"]),
+        "AddTodo",
+        dependencies: [
+            "RIBs", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "TerminalCore", "RIBsHeadlessUI",
+        ]),
     .feature(
         "Todo",
-        dependencies: ["RIBs", "Reactor", "Domain", "Layout", "HeadlessUI", "RIBsHeadlessUI", "AddTodo"],
+        dependencies: [
+            "RIBs", "Reactor", "Domain", "Layout", "LayoutDSL", "HeadlessUI", "TerminalCore",
+            "RIBsHeadlessUI", "AddTodo",
+        ],
         testDependencies: ["DomainTesting"]),
     .feature(
         "Profile",
         dependencies: [
-            "RIBs", "Reactor", "Domain", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI",
+            "RIBs", "Reactor", "Domain", "Layout", "Images", "HeadlessUI", "TerminalCore", "RIBsHeadlessUI",
         ],
         testDependencies: ["DomainTesting", "HeadlessUITesting"]),
     .feature(
         "Root",
-        dependencies: ["RIBs", "Reactor", "Domain", "HeadlessUI", "RIBsHeadlessUI", "Todo", "Profile"],
+        dependencies: [
+            "RIBs", "Reactor", "Domain", "HeadlessUI", "TerminalCore", "RIBsHeadlessUI", "Todo", "Profile",
+        ],
         testDependencies: ["DomainTesting", "Layout"]),
     .app(
         "TodoAppCore",
         dependencies: [
             .argumentParser, "RIBs", "Reactor", "Domain", "Data", "LocalProvider", "NetworkProvider",
-            "Layout", "HeadlessUI", "TerminalRuntime", "RIBsHeadlessUI", "Root", "Todo", "AddTodo", "Profile",
-            "BlockingWork",
+            "Layout", "LayoutDSL", "HeadlessUI", "TerminalCore", "TerminalRuntime", "RIBsHeadlessUI", "Root",
+            "Todo", "AddTodo", "Profile", "BlockingWork",
         ],
         testDependencies: [
             "HTTPTestServer", "HeadlessUITesting", "DomainTesting", "TodoAppTesting", .subprocess,
@@ -94,7 +106,7 @@ let modules: [Module] = [
     .app("TodoAppCat", product: "TodoAppCat", dependencies: ["TodoAppCore"], tests: false),
     .testSupport(
         "TodoAppTesting", layer: .app,
-        dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "Root"]),
+        dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "TerminalCore", "Root"]),
     .tool(
         "RibcageTool",
         dependencies: [
@@ -106,16 +118,16 @@ let modules: [Module] = [
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
     .tool(
         "HeadlessUIDemo", product: "headlessui-demo",
-        dependencies: ["HeadlessUI", "TerminalRuntime", "Layout"],
+        dependencies: ["HeadlessUI", "TerminalCore", "TerminalRuntime", "Layout", "LayoutDSL"],
         tests: false),
     .tool(
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
-            "HTTPTestServer", "ConstraintSolver", "Layout", "RibcageTool", "Images", "HeadlessUI",
-            "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor",
-            "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore,
-            .histogram, "TodoAppTesting",
+            "HTTPTestServer", "ConstraintSolver", "Layout", "LayoutDSL", "RibcageTool", "Images",
+            "HeadlessUI", "TerminalCore", "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain",
+            "Data", "Reactor", "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient",
+            .asyncHTTPClient, .nioCore, .histogram, "TodoAppTesting",
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

@@ -6,6 +6,7 @@ import LocalProvider
 import NetworkProvider
 import RIBs
 import Root
+import TerminalCore
 
 /// The composition root: it opens the stores, picks the flavor's photos (the API, or the
 /// shipped samples offline), and

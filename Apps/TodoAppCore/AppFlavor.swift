@@ -2,6 +2,7 @@ import Data
 import Domain
 import Foundation
 import HeadlessUI
+import TerminalCore
 
 /// A build flavor of the TodoApp, fixed at compile time by the executable (`TodoAppDog`,
 /// `TodoAppCat`), as the original RIBs-todo app fixed its two with build settings.

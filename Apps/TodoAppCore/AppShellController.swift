@@ -1,7 +1,9 @@
 import HeadlessUI
 import Layout
+import LayoutDSL
 import RIBs
 import RIBsHeadlessUI
+import TerminalCore
 
 /// The frame around the app's screens: the RIB tree's root on top, then one status line (which
 /// becomes the `:` command prompt while one is typed), then a help bar with the keys that apply

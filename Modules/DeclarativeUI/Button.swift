@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// A titled button that runs an action when tapped, as SwiftUI's `Button`; a HeadlessUI
 /// ``HeadlessUI/Button`` view. In files that import both modules, `Button` means this element.

@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import TerminalCore
 
 /// What an element inherits from the ones around it, as SwiftUI's environment.
 struct ElementContext {

@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import LayoutDSL
 import Observation
 
 /// A view controller whose view is built from an element, as SwiftUI's `UIHostingController`.

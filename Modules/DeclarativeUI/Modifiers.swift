@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import TerminalCore
 
 extension Element {
     /// The element with `insets` of empty space around it.

@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// Text that wraps at words to the width it gets, as SwiftUI's `Text`; a ``Label`` with no line
 /// limit.

@@ -3,6 +3,7 @@ import HeadlessUI
 import HeadlessUITesting
 import Layout
 import Observation
+import TerminalCore
 import Testing
 
 struct Counter: Element {

@@ -1,6 +1,7 @@
 import HeadlessUI
 import Images
 import Layout
+import LayoutDSL
 import Testing
 
 /// An image view's intrinsic size is a wish at the hugging (250) and compression-resistance

@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 import Testing
 
 @Suite("LineEditor: a shell's line editing for text fields and prompts")

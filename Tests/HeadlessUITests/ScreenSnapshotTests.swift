@@ -1,6 +1,8 @@
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import LayoutDSL
+import TerminalCore
 import Testing
 
 /// A typical screen: a navigation bar, a list, a status line and a tab bar.

@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import LayoutDSL
 import Testing
 
 @MainActor

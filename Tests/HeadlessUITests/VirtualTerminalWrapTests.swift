@@ -1,6 +1,7 @@
 import Foundation
 import HeadlessUI
 import HeadlessUITesting
+import TerminalCore
 import Testing
 
 /// ``VirtualTerminal`` wraps text at the right margin as a real terminal does, so that a test

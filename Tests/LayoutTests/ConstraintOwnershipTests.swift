@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 import Testing
 
 /// What a constraint keeps alive: no view at all. A view owns its active constraints, and

@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 import Testing
 
 /// Views placed by their frames stay out of the solver until a constraint refers to them; these

@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 import Testing
 
 @MainActor

@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 import Testing
 
 /// Issue 17's false conflicts, on views: optional constraints at any priority never move the

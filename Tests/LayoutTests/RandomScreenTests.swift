@@ -2,6 +2,7 @@ import ConstraintSolver
 import ConstraintSolverTesting
 import Foundation
 import Layout
+import LayoutDSL
 import Testing
 
 /// Random screens written with `ndl`, satisfiable by construction: every view's frame is chosen

@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 import Testing
 
 /// A view with an intrinsic size, as a label would have.

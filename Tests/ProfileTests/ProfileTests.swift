@@ -6,6 +6,7 @@ import HeadlessUITesting
 import Layout
 import RIBs
 import Reactor
+import TerminalCore
 import Testing
 
 @testable import Profile

@@ -16,8 +16,11 @@ struct ScaffoldTests {
             .module("RIBs", layer: .core),
             .module("ConstraintSolver", layer: .core),
             .module("Layout", layer: .core, dependencies: ["ConstraintSolver", logging]),
+            .module("LayoutDSL", layer: .core, dependencies: ["Layout"]),
             .module("Images", layer: .core, dependencies: ["CJPEG", "CPNG"]),
-            .module("HeadlessUI", layer: .core, dependencies: ["Layout", "Images", logging]),
+            .module("TerminalCore", layer: .core, dependencies: ["Images"]),
+            .module(
+                "HeadlessUI", layer: .core, dependencies: ["Layout", "LayoutDSL", "Images", "TerminalCore", logging]),
             // Laid out as swift-format does once a row grows: the name on a line of its own.
             .module(
                 "RIBsHeadlessUI", layer: .core,
@@ -34,7 +37,10 @@ struct ScaffoldTests {
 
             /// The modules copied from Ribcage come without their tests.
             static func module(_ name: String, layer: Layer, dependencies: [Target.Dependency] = []) -> Module {
-                let copied = ["RIBs", "ConstraintSolver", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI"]
+                let copied = [
+                    "RIBs", "ConstraintSolver", "Layout", "LayoutDSL", "Images", "TerminalCore", "HeadlessUI",
+                    "RIBsHeadlessUI",
+                ]
                 return Module(name: name, layer: layer, dependencies: dependencies, hasTests: !copied.contains(name))
             }
             static func feature(
@@ -72,8 +78,10 @@ struct ScaffoldTests {
         | RIBs | Modules/RIBs | Core | library | — | — |
         | ConstraintSolver | Modules/ConstraintSolver | Core | library | — | — |
         | Layout | Modules/Layout | Core | library | ConstraintSolver, Logging (swift-log) | — |
+        | LayoutDSL | Modules/LayoutDSL | Core | library | Layout | — |
         | Images | Modules/Images | Core | library | CJPEG, CPNG | — |
-        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, Images, Logging (swift-log) | — |
+        | TerminalCore | Modules/TerminalCore | Core | library | Images | — |
+        | HeadlessUI | Modules/HeadlessUI | Core | library | Layout, LayoutDSL, Images, TerminalCore, Logging (swift-log) | — |
         | CJPEG | Modules/Shims/CJPEG | Core | C shim (pkg-config libjpeg) | — | — |
         | CPNG | Modules/Shims/CPNG | Core | C shim (pkg-config libpng) | — | — |
         | RIBsHeadlessUI | Modules/RIBsHeadlessUI | Core | library | RIBs, HeadlessUI | — |
@@ -101,8 +109,8 @@ struct ScaffoldTests {
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("Modules/Shims"), withIntermediateDirectories: true)
         for module in [
-            "RIBs", "ConstraintSolver", "Layout", "Images", "HeadlessUI", "RIBsHeadlessUI", "Shims/CJPEG",
-            "Shims/CPNG",
+            "RIBs", "ConstraintSolver", "Layout", "LayoutDSL", "Images", "TerminalCore", "HeadlessUI",
+            "RIBsHeadlessUI", "Shims/CJPEG", "Shims/CPNG",
         ] {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Modules/\(module)").standardizedFileURL

@@ -6,6 +6,7 @@ import Layout
 import RIBs
 import RIBsHeadlessUI
 import Reactor
+import TerminalCore
 import Testing
 
 @testable import Root

@@ -1,6 +1,8 @@
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import LayoutDSL
+import TerminalCore
 import TerminalRuntime
 import Testing
 

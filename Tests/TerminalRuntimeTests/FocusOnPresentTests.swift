@@ -1,6 +1,7 @@
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import TerminalCore
 import Testing
 
 /// Issue 32: what comes on screen with a field to type in shows the cursor in the frame that

@@ -1,5 +1,6 @@
 import HeadlessUI
 import HeadlessUITesting
+import TerminalCore
 import TerminalRuntime
 import Testing
 

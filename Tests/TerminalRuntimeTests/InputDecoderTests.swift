@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 import TerminalRuntime
 import Testing
 

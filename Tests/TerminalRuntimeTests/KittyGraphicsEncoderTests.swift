@@ -2,6 +2,7 @@ import Foundation
 import HeadlessUI
 import HeadlessUITesting
 import Images
+import TerminalCore
 import TerminalRuntime
 import Testing
 

@@ -2,6 +2,7 @@ import HeadlessUI
 import HeadlessUITesting
 import Images
 import Layout
+import TerminalCore
 import TerminalRuntime
 import Testing
 

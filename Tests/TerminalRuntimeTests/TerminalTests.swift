@@ -2,6 +2,7 @@ import Foundation
 import HeadlessUI
 import HeadlessUITesting
 import Layout
+import TerminalCore
 import TerminalRuntime
 import Testing
 

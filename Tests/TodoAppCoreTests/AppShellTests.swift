@@ -7,6 +7,7 @@ import Layout
 import RIBs
 import Reactor
 import Root
+import TerminalCore
 import Testing
 
 @testable import TodoAppCore

@@ -2,6 +2,7 @@ import HeadlessUI
 import HeadlessUITesting
 import Layout
 import Reactor
+import TerminalCore
 import Testing
 
 @testable import TodoAppCore

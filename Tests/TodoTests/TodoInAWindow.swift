@@ -1,6 +1,7 @@
 import HeadlessUI
 import Layout
 import Reactor
+import TerminalCore
 import Testing
 
 @testable import Todo

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeadlessUI
+import TerminalCore
 import TerminalRuntime
 
 /// `bench app`: the built TodoApp-Dog (release), as a user runs it. On a pseudo-terminal of the

@@ -6,6 +6,7 @@ import Layout
 import RIBs
 import Reactor
 import Root
+import TerminalCore
 import TerminalRuntime
 import TodoAppTesting
 

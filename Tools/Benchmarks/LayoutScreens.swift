@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 
 /// The screens `bench layout` lays out: built with views and the `ndl` DSL, shaped like real
 /// screens (each view constrained to its superview and its near siblings), at any size.

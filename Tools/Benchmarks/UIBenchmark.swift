@@ -2,6 +2,8 @@ import ArgumentParser
 import DeclarativeUI
 import HeadlessUI
 import Layout
+import LayoutDSL
+import TerminalCore
 
 /// `bench ui`: the time per frame (layout plus render) of a typical 80×24 screen and of a
 /// 10,000-row list while it scrolls, against writing the same screen's text by hand.

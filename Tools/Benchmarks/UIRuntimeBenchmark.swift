@@ -2,6 +2,7 @@ import Foundation
 import HeadlessUI
 import Images
 import Layout
+import TerminalCore
 import TerminalRuntime
 
 /// `bench ui`'s runtime part: what the terminal runtime writes and how long a key takes to

@@ -1,6 +1,8 @@
 import Foundation
 import HeadlessUI
 import Layout
+import LayoutDSL
+import TerminalCore
 
 /// The demo's screens: a list of groceries with its commands, a form that adds to it, and a
 /// help bar; built with HeadlessUI's UIKit-like controllers.

@@ -4,6 +4,7 @@ import Foundation
 import HeadlessUI
 import LocalProvider
 import Root
+import TerminalCore
 
 /// The app's objects over real files in one folder, for the app's tests and `bench app`: the
 /// todos in the journaled store the app keeps, and the profile, favourites and screen preferences

@@ -1,7 +1,9 @@
 import HeadlessUI
 import Layout
+import LayoutDSL
 import RIBs
 import RIBsHeadlessUI
+import TerminalCore
 
 /// What the screen reports to the interactor.
 @MainActor

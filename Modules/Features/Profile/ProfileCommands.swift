@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// The Profile tab's commands, each declared once: the tab makes its key commands from these,
 /// and an app reads them to list every screen's commands in its help and to say where a

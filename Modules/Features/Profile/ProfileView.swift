@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import TerminalCore
 
 /// Profile's rows, placed by their frames: the name, the bio and a line at the top, the buttons
 /// at the bottom, and the photo in all the rows between, whatever its own size would be.

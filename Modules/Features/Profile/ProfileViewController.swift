@@ -4,6 +4,7 @@ import HeadlessUI
 import Layout
 import RIBs
 import RIBsHeadlessUI
+import TerminalCore
 
 /// What the screen reports to the interactor.
 @MainActor

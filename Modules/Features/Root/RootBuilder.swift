@@ -2,6 +2,7 @@ import Domain
 import HeadlessUI
 import Profile
 import RIBs
+import TerminalCore
 import Todo
 
 /// What the root RIB needs from the app: everything its children need, which the app's

@@ -2,6 +2,7 @@ import Domain
 import HeadlessUI
 import RIBs
 import RIBsHeadlessUI
+import TerminalCore
 
 /// What the root screen reports to its interactor.
 @MainActor

@@ -1,5 +1,6 @@
 import Domain
 import HeadlessUI
+import TerminalCore
 
 /// A todo's row: `  3. [x] Buy oat milk`, with a `›` in the left margin when it is selected, so
 /// that the selection shows without colour too.

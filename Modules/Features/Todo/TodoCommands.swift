@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// The Todo list's commands, each declared once: the list makes its key commands from these,
 /// and an app reads them to list every screen's commands in its help and to say where a

@@ -2,8 +2,10 @@ import Domain
 import Foundation
 import HeadlessUI
 import Layout
+import LayoutDSL
 import RIBs
 import RIBsHeadlessUI
+import TerminalCore
 
 /// What the list reports to the interactor.
 @MainActor

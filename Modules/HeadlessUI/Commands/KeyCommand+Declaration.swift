@@ -1,3 +1,5 @@
+import TerminalCore
+
 extension KeyCommand {
     /// What a command is, apart from what it does: its title, keys, typed form and help. A
     /// screen declares each of its commands once, as a `static let`, and makes its
@@ -55,7 +57,7 @@ extension KeyCommand {
         /// keys in a row that differ only by the next digit or letter are written as a range,
         /// `Alt-1..Alt-9`. When one of the keys is `/` itself, they are joined by ` or `
         /// instead (`/ or F3`), so that the slash always reads as a key.
-        public var keysText: String {
+        package var keysText: String {
             var names: [String] = []
             var start = keys.startIndex
             while start < keys.endIndex {

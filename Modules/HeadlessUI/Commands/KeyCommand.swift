@@ -1,3 +1,5 @@
+import TerminalCore
+
 /// A command a view controller offers, declared once: the keys that run it, the word typed at
 /// a prompt that runs it, and the text that explains it. The help bar (``HelpBar``) and the
 /// help text (``KeyCommand/helpText(for:narrow:)``) are made from these declarations, so they never

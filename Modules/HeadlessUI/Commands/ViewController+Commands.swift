@@ -2,7 +2,7 @@ extension ViewController {
     /// The responders for a command, first to last: the controller on screen deepest in this one
     /// (the presented one, the top of a navigation stack, the selected tab), then its parents and
     /// presenters up to this controller.
-    public var commandResponders: [ViewController] {
+    package var commandResponders: [ViewController] {
         var deepest = self
         while let next = deepest.presentedViewController ?? deepest.visibleChild { deepest = next }
         var chain: [ViewController] = []

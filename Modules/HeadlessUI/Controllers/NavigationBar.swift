@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// The bar at the top of a ``NavigationController``: the back item, the title and a right item
 /// on one row, and a rule under them, as `UINavigationBar`.
@@ -28,10 +29,10 @@ open class NavigationBar: View, Drawable, MouseResponder {
     open override var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: 2) }
 
     /// The back item's title, when the top controller has one to go back to.
-    public var backItemTitle: String? { navigationController?.backItemTitle }
+    var backItemTitle: String? { navigationController?.backItemTitle }
 
     /// The title shown in the middle.
-    public var title: String? {
+    var title: String? {
         guard let top = navigationController?.topViewController else { return nil }
         return top.navigationItem.title ?? top.title
     }

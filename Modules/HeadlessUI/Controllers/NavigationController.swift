@@ -1,4 +1,6 @@
 import Layout
+import LayoutDSL
+import TerminalCore
 
 /// Hears a ``NavigationController`` change its top controller, as
 /// `UINavigationControllerDelegate`.

@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// The bar at the bottom of a ``TabBarController``: a rule, then the tabs' titles on one row,
 /// the selected one in brackets and highlighted, as `UITabBar`.
@@ -32,7 +33,7 @@ open class TabBar: View, Drawable, MouseResponder {
     open override var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: 2) }
 
     /// The tabs' labels as drawn: the number to select it with, the title and the badge.
-    public var itemTitles: [String] {
+    package var itemTitles: [String] {
         guard let controller = tabBarController else { return [] }
         return controller.viewControllers.enumerated().map { index, tab in
             let rootTitle = (tab as? NavigationController)?.viewControllers.first?.title

@@ -1,4 +1,6 @@
 import Layout
+import LayoutDSL
+import TerminalCore
 
 /// Hears a ``TabBarController``'s selection change, as `UITabBarControllerDelegate`.
 @MainActor

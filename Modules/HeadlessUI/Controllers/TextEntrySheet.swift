@@ -1,4 +1,6 @@
 import Layout
+import LayoutDSL
+import TerminalCore
 
 /// A small sheet that asks for one line of text: a field, ready to edit, in a box over the
 /// screen. Enter hands the text to ``onSubmit`` and closes the sheet; Esc closes it and changes

@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// Multi-line text in a sheet over the screen, scrolled inside it, closed with Esc, `q` or
 /// Enter: help, a tree dump, a long message. The text never scrolls the terminal.

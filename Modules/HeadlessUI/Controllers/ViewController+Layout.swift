@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 
 extension ViewController {
     /// Runs code that makes the view's constraints with `ndl`, as `viewDidLoad` does. Layout

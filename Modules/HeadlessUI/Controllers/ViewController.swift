@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 
 /// Manages a view and its lifecycle, as `UIViewController`.
 ///
@@ -25,7 +26,7 @@ import Layout
 @MainActor
 open class ViewController {
     /// Where a controller is in its appearance cycle.
-    public enum AppearanceState: Sendable, Hashable {
+    package enum AppearanceState: Sendable, Hashable {
         /// Off screen.
         case disappeared
         /// Between `viewWillAppear` and `viewDidAppear`.
@@ -52,7 +53,7 @@ open class ViewController {
     /// The controller that presents this one, if it is presented.
     public internal(set) weak var presentingViewController: ViewController?
     /// Where the controller is in its appearance cycle.
-    public private(set) var appearanceState = AppearanceState.disappeared
+    package private(set) var appearanceState = AppearanceState.disappeared
     /// True during the appearance callbacks of a pop or a removal from the parent: what a
     /// controller checks in `viewWillDisappear` to know it is going away, as in UIKit.
     public internal(set) var isMovingFromParent = false
@@ -121,7 +122,7 @@ open class ViewController {
     // MARK: Commands
 
     /// The child controller whose view is on screen in this one: the top of a navigation stack,
-    /// the selected tab. Commands go to it first (see ``commandResponders``). `nil` by default.
+    /// the selected tab. Commands go to it first (see `commandResponders`). `nil` by default.
     open var visibleChild: ViewController? { nil }
 
     /// The commands this controller offers while it is on screen: keys, typed words, or both,
@@ -187,7 +188,7 @@ open class ViewController {
     public var window: Window? { loadedView?.window }
 
     /// The type name, and the title when there is one.
-    public var debugName: String {
+    package var debugName: String {
         let type = String(describing: Swift.type(of: self))
         return title.map { "\(type)(\($0))" } ?? type
     }

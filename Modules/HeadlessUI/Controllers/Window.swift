@@ -1,4 +1,6 @@
 import Layout
+import LayoutDSL
+import TerminalCore
 
 /// The root of what is on screen: a view the size of the terminal that shows a root view
 /// controller, as `UIWindow`.
@@ -36,7 +38,7 @@ open class Window: View {
     var statusPosts = StatusPosts()
     /// Draws a frame when something changed outside an input event; `TerminalApplication`
     /// sets it. See `View.setNeedsDisplay()`.
-    public var onNeedsDisplay: (@MainActor () -> Void)?
+    package var onNeedsDisplay: (@MainActor () -> Void)?
 
     private var root: ViewController?
     let focusStorage = FocusStorage()
@@ -77,7 +79,7 @@ open class Window: View {
     }
 
     /// Lays the window out and draws it, after moving the focus into what came on screen
-    /// (``updateFocusIfNeeded()``), so that the frame shows the cursor where the next key goes.
+    /// (`updateFocusIfNeeded()`), so that the frame shows the cursor where the next key goes.
     public func render() -> Canvas {
         updateFocusIfNeeded()
         return Renderer.render(self)

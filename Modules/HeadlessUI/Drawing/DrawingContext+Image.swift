@@ -1,4 +1,5 @@
 import Images
+import TerminalCore
 
 extension DrawingContext {
     /// Draws `bitmap` scaled to fit `width` by `height` cells at (`x`, `y`), its aspect ratio
@@ -14,7 +15,7 @@ extension DrawingContext {
     ///
     /// Where the terminal speaks kitty's graphics protocol
     /// (``TerminalCapabilities/kittyGraphics``), the same cells get the picture itself instead: an
-    /// ``ImagePlacement`` on the canvas, which the frame writer sends once and places over the
+    /// `ImagePlacement` on the canvas, which the frame writer sends once and places over the
     /// cells. The cells keep what was drawn under them. If a view is drawn over the picture later
     /// in the frame, the renderer draws the picture as half blocks after all, so that the view
     /// stays visible.

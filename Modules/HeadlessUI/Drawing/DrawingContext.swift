@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// What a view draws with: the canvas, seen through the view's frame.
 ///
@@ -53,7 +54,7 @@ public struct DrawingContext {
     }
 
     /// The column a line of `lineWidth` cells starts at when aligned in the view's width.
-    public func offset(ofLineWidth lineWidth: Int, alignment: TextAlignment) -> Int {
+    func offset(ofLineWidth lineWidth: Int, alignment: TextAlignment) -> Int {
         let free = max(0, width - lineWidth)
         switch alignment {
         case .left: return 0

@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// Draws a tree of views into a ``Canvas``: one layout point is one cell.
 ///
@@ -12,12 +13,12 @@ import Layout
 /// or leave a gap. Drawing is clipped to the view's frame and to every ancestor's; hidden views
 /// and their subviews are skipped.
 @MainActor
-public enum Renderer {
+package enum Renderer {
     /// Lays out `view`'s tree and draws it into a canvas the size of `view`.
     ///
     /// On a terminal that draws pictures itself, a picture that a view is drawn over is drawn
     /// as half blocks instead (``ImagePlacement``): the tree is drawn a second time for that.
-    public static func render(_ view: View) -> Canvas {
+    package static func render(_ view: View) -> Canvas {
         view.layoutIfNeeded()
         let size = view.frame.size
         let capabilities = view.window?.capabilities ?? TerminalCapabilities()

@@ -1,3 +1,5 @@
+import TerminalCore
+
 /// The text of a one-line input and the keys that edit it, as a shell's line editor: what a
 /// ``TextField`` with focus, or a command prompt, runs its key presses through.
 ///
@@ -22,9 +24,9 @@
 ///
 /// Only printable characters are inserted: control characters and escape sequences never
 /// become part of the text, and a paste's line breaks become spaces.
-public struct LineEditor: Sendable, Hashable {
+package struct LineEditor: Sendable, Hashable {
     /// What a key press did.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The text changed.
         case edited
         /// Only the cursor moved.
@@ -39,21 +41,21 @@ public struct LineEditor: Sendable, Hashable {
 
     private var characters: [Character] = []
     /// The cursor's position in ``text``, in characters from the start.
-    public private(set) var cursor = 0
+    package private(set) var cursor = 0
     /// Earlier submitted lines, oldest first.
-    public private(set) var history: [String] = []
+    package private(set) var history: [String] = []
     /// The most lines the history keeps.
-    public var historyLimit = 500
+    package var historyLimit = 500
     private var historyIndex: Int?
     private var draft: [Character] = []
 
     /// An editor holding `text`, with the cursor at its end.
-    public init(text: String = "") {
+    package init(text: String = "") {
         self.text = text
     }
 
     /// The text. Setting it puts the cursor at the end.
-    public var text: String {
+    package var text: String {
         get { String(characters) }
         set {
             characters = Array(Self.printable(newValue))
@@ -63,11 +65,11 @@ public struct LineEditor: Sendable, Hashable {
     }
 
     /// The text before the cursor, what completion looks at.
-    public var textBeforeCursor: String { String(characters[..<cursor]) }
+    package var textBeforeCursor: String { String(characters[..<cursor]) }
 
     /// Inserts `text` at the cursor, without its control characters; line breaks and tabs
     /// become spaces.
-    public mutating func insert(_ text: String) {
+    package mutating func insert(_ text: String) {
         let inserted = Self.printable(text)
         characters.insert(contentsOf: inserted, at: cursor)
         cursor += inserted.count
@@ -75,7 +77,7 @@ public struct LineEditor: Sendable, Hashable {
 
     /// Applies a key press and says what it did.
     @discardableResult
-    public mutating func handle(_ press: KeyPress) -> Outcome {
+    package mutating func handle(_ press: KeyPress) -> Outcome {
         let control = press.modifiers.contains(.control)
         let alt = press.modifiers.contains(.alt)
         switch press.key {
@@ -131,7 +133,7 @@ public struct LineEditor: Sendable, Hashable {
     /// it): one candidate replaces the word and adds a space; several extend it to their common
     /// prefix. Returns whether the text changed.
     @discardableResult
-    public mutating func complete(with candidates: [String]) -> Bool {
+    package mutating func complete(with candidates: [String]) -> Bool {
         guard let first = candidates.first else { return false }
         let start = previousWordStart()
         let word = String(characters[start..<cursor])
@@ -151,7 +153,7 @@ public struct LineEditor: Sendable, Hashable {
 
     /// The part of the text to show in `width` cells and the cursor's column in it: the text
     /// scrolls sideways so that the cursor stays visible, as in a shell.
-    public func visibleText(width: Int) -> (text: String, cursorColumn: Int) {
+    package func visibleText(width: Int) -> (text: String, cursorColumn: Int) {
         guard width > 0 else { return ("", 0) }
         var start = 0
         var beforeCursor = characters[0..<cursor].reduce(0) { $0 + $1.terminalWidth }

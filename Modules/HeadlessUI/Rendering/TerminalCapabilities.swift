@@ -1,5 +1,6 @@
 import Foundation
 import Layout
+import TerminalCore
 
 /// What a terminal can show: how many colours, whether it takes UTF-8 (box drawing, symbols,
 /// wide characters) or only ASCII, and whether it draws pictures itself.
@@ -27,7 +28,7 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var cellPixelSize: Size?
 
     /// What a cell is taken to measure when the terminal does not say: 10 by 20 pixels.
-    public static let defaultCellPixelSize = Size(width: 10, height: 20)
+    package static let defaultCellPixelSize = Size(width: 10, height: 20)
 
     /// Capabilities given outright, for tests and drivers.
     public init(

@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// A view that can have keyboard focus and takes key presses while it has it, as a
 /// `UIResponder` that can become first responder.

@@ -1,10 +1,11 @@
 import Layout
+import TerminalCore
 
 /// Key presses, pastes and mouse events, delivered as UIKit delivers presses and touches: to
 /// the focused view, then along the responder chain's key commands.
 extension Window {
     /// Delivers `event`, once the preferred view has the focus if nothing had it
-    /// (``updateFocusIfNeeded()``):
+    /// (`updateFocusIfNeeded()`):
     ///
     /// - A key goes to the focused view (``Focusable``), then to the key commands of the
     ///   controllers on screen, deepest first (``availableKeyCommands``); Tab and Shift-Tab
@@ -117,14 +118,14 @@ extension Window {
     /// and ``send(_:)`` before every event: the frame that shows a sheet, a pushed form or a new
     /// root already shows its field's cursor, and the next key or paste goes where that frame
     /// said. A focus moved by Tab, a click or code stays where it is.
-    public func updateFocusIfNeeded() {
+    func updateFocusIfNeeded() {
         guard focusedView == nil, let preferred = preferredFocusedView else { return }
         focus(preferred)
     }
 
     /// The views Tab visits, in reading order (top to bottom, then left to right): focusable
     /// views on screen inside the topmost controller's view.
-    public var focusableViews: [View] {
+    var focusableViews: [View] {
         guard let scope = topmostController?.viewIfLoaded ?? subviews.first else { return [] }
         var found: [(view: View, origin: Canvas.Position)] = []
         collect(scope, origin: scope.cellOrigin(in: self), into: &found)
@@ -136,7 +137,7 @@ extension Window {
 
     /// Moves the focus to the next focusable view (or the previous one), wrapping around.
     @discardableResult
-    public func moveFocus(backward: Bool = false) -> Bool {
+    func moveFocus(backward: Bool = false) -> Bool {
         let views = focusableViews
         guard !views.isEmpty else { return false }
         let current = focusedView.flatMap { focused in views.firstIndex { $0 === focused } }
@@ -181,7 +182,7 @@ extension Window {
 
     /// The visible views under the cell (`x`, `y`), deepest first, with each one's top-left
     /// cell; drawn in the same cells as ``Renderer`` draws them.
-    public func views(at x: Int, _ y: Int) -> [(view: View, origin: Canvas.Position)] {
+    func views(at x: Int, _ y: Int) -> [(view: View, origin: Canvas.Position)] {
         var chain: [(View, Canvas.Position)] = []
         hitTest(self, originX: 0, originY: 0, x: x, y: y, chain: &chain)
         return chain.reversed()

@@ -1,3 +1,5 @@
+import TerminalCore
+
 /// Line breaking and truncation measured in terminal cells.
 enum TextLayout {
     static let ellipsis: Character = "…"

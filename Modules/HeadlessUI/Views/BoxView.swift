@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// A bordered box with an optional title in its top edge, holding its content in
 /// ``contentView``.

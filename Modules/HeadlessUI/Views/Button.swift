@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// A titled control that runs an action when tapped, as `UIButton` with a primary action.
 ///

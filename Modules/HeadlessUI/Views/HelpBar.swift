@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// One row that lists the key commands on screen, as terminal apps show their keys at the
 /// bottom: `n New  d Delete  ? Help  ^C Quit`.

@@ -1,6 +1,7 @@
 import Foundation
 import Images
 import Layout
+import TerminalCore
 
 /// What a terminal knows about a picture: where it lives and, when known, its size in pixels.
 public struct Image: Sendable, Hashable {
@@ -86,7 +87,7 @@ open class ImageView: View, Drawable {
 
     /// The lines inside the box: caption, address and pixel size, those that are known, and
     /// why the picture failed.
-    public var contentLines: [String] {
+    package var contentLines: [String] {
         var lines: [String] = []
         if let caption, !caption.isEmpty { lines.append(caption) }
         if let failure { lines.append("⚠ \(failure)") }

@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// Read-only text on one line or several, as `UILabel`.
 ///
@@ -110,7 +111,7 @@ open class Label: View, Drawable {
     }
 
     /// The lines as drawn in the label's current frame.
-    public var renderedLines: [String] {
+    package var renderedLines: [String] {
         let width = Renderer.cells(frame.width)
         let rows = Renderer.cells(frame.height)
         guard rows > 0 else { return [] }

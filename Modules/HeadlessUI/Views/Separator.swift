@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// A thin line between views: a horizontal rule one row high, or a vertical one a column wide.
 open class Separator: View, Drawable {

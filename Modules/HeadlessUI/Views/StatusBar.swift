@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// What happened after the user's last action, for a ``StatusBar``: one sentence, and whether it
 /// went well.
@@ -72,7 +73,7 @@ open class StatusBar: View, Drawable {
 
 extension View {
     /// Asks for a frame, for changes made outside an input event (a download finished): the
-    /// window passes the request to whoever draws it (``Window/onNeedsDisplay``, which
+    /// window passes the request to whoever draws it (the window's `onNeedsDisplay`, which
     /// `TerminalApplication` sets). Does nothing for a view outside a window.
     public func setNeedsDisplay() {
         window?.onNeedsDisplay?()

@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// A scrolling list of rows from a data source, as `UITableView` with one section.
 ///
@@ -155,7 +156,7 @@ open class TableView: View, Drawable, Focusable, MouseResponder {
     /// What a tap on `row` does: selects it and tells the delegate. Returns `false` for a row
     /// that does not exist.
     @discardableResult
-    public func tapRow(at row: Int) -> Bool {
+    package func tapRow(at row: Int) -> Bool {
         guard row >= 0, row < numberOfRows else { return false }
         selectRow(at: row)
         delegate?.tableView(self, didSelectRowAt: row)

@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// One row of a ``TableView``, as `UITableViewCell` in its `.value1` style: a title on the
 /// leading side, a detail on the trailing side, and an optional accessory.

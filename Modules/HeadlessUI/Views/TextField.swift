@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// One line of editable text with a placeholder, as `UITextField`.
 ///
@@ -10,7 +11,7 @@ import Layout
 ///
 /// It draws as `[text      ]`, or `[placeholder]` dimmed when empty (without the brackets
 /// when ``isBordered`` is off, as a command prompt). With focus it edits its text with the keys
-/// of ``LineEditor`` (cursor movement, Ctrl-A/E/K/U/W, history with Up and Down, Tab completion
+/// of a line editor (cursor movement, Ctrl-A/E/K/U/W, history with Up and Down, Tab completion
 /// through ``completion``), shows the terminal's cursor at the insertion point and scrolls
 /// sideways to keep it visible. What is typed lives in the field, so a redraw never loses it.
 /// ``onTextChange`` hears every change and ``onSubmit`` the Enter key.
@@ -50,7 +51,7 @@ open class TextField: View, Drawable, Focusable, MouseResponder {
     public var completion: (@MainActor (String) -> [String])?
 
     /// The editor that holds the text, the cursor and the history.
-    public private(set) var editor: LineEditor
+    package private(set) var editor: LineEditor
     private var isApplyingEdit = false
 
     /// Creates a field with `text` and a `placeholder`.

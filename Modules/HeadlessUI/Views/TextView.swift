@@ -1,4 +1,5 @@
 import Layout
+import TerminalCore
 
 /// Read-only text of many lines in a box, scrolled inside it, as a non-editable `UITextView`:
 /// help, a log, a tree dump.
@@ -35,7 +36,7 @@ open class TextView: View, Drawable, Focusable, MouseResponder {
     /// and all, so that columns stay aligned; a longer one wraps at words, its continuation
     /// lines indented to its second column (after the first run of two or more spaces), as a
     /// help table's descriptions are.
-    public var wrappedLines: [String] {
+    package var wrappedLines: [String] {
         let width = max(1, Renderer.cells(frame.width) - 4)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {

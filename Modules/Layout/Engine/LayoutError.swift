@@ -81,5 +81,5 @@ public struct LayoutReport: Sendable, Hashable {
     public internal(set) var rootFrameGaveWay = false
 
     /// Creates an empty report.
-    public init() {}
+    init() {}
 }

@@ -44,7 +44,7 @@ public enum LayoutAttribute: Sendable, Hashable, CaseIterable, CustomStringConve
     case centerYWithinMargins
 
     /// The axis the attribute measures along.
-    public var axis: LayoutAxis {
+    package var axis: LayoutAxis {
         switch self {
         case .left, .right, .leading, .trailing, .width, .centerX, .leftMargin, .rightMargin, .leadingMargin,
             .trailingMargin, .centerXWithinMargins:
@@ -56,10 +56,10 @@ public enum LayoutAttribute: Sendable, Hashable, CaseIterable, CustomStringConve
     }
 
     /// Whether this is a width or a height rather than a position.
-    public var isDimension: Bool { self == .width || self == .height }
+    package var isDimension: Bool { self == .width || self == .height }
 
     /// Whether the attribute depends on the layout direction.
-    public var isDirectional: Bool {
+    package var isDirectional: Bool {
         switch self {
         case .leading, .trailing, .leadingMargin, .trailingMargin: true
         default: false
@@ -67,7 +67,7 @@ public enum LayoutAttribute: Sendable, Hashable, CaseIterable, CustomStringConve
     }
 
     /// The attribute without its margin, and whether it had one: `.leftMargin` is `(.left, true)`.
-    var withoutMargin: (attribute: LayoutAttribute, isMargin: Bool) {
+    package var withoutMargin: (attribute: LayoutAttribute, isMargin: Bool) {
         switch self {
         case .leftMargin: (.left, true)
         case .rightMargin: (.right, true)

@@ -19,7 +19,8 @@ public final class LayoutGuide: LayoutItem, @MainActor CustomStringConvertible {
     /// The view the guide belongs to, as `UILayoutGuide.owningView`.
     public internal(set) weak var owningView: View?
 
-    let ndlStore = NDLConstraintStore()
+    /// What the `ndl` DSL (LayoutDSL) keeps with the guide, as ``View/ndlStorage``.
+    package var ndlStorage: AnyObject?
     let kind: Kind
     /// For the margins and safe-area guides: the guide's edges held at insets from the view's.
     private(set) var edgeConstraints: [LayoutConstraint] = []

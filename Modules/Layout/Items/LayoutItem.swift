@@ -1,16 +1,17 @@
 import ConstraintSolver
 
 /// The four unknowns the solver finds for a view or a layout guide: its edges and size in the
-/// coordinates of its root view. Exposed for tools and benchmarks that read the constraint system.
+/// coordinates of its root view. Only the workspace's tools, benchmarks and tests read the
+/// variables themselves (`package`); to others it is what ``LayoutItem/layoutVariables`` names.
 public final class LayoutVariables {
     /// The left edge.
-    public let left: Variable
+    package let left: Variable
     /// The top edge.
-    public let top: Variable
+    package let top: Variable
     /// The width; the right edge is no variable of its own, but `left + width`.
-    public let width: Variable
+    package let width: Variable
     /// The height; the bottom edge is `top + height`.
-    public let height: Variable
+    package let height: Variable
 
     init(name: String) {
         left = Variable("\(name).left")
@@ -20,7 +21,7 @@ public final class LayoutVariables {
     }
 
     /// All four, in the order left, top, width, height.
-    public var all: [Variable] { [left, top, width, height] }
+    package var all: [Variable] { [left, top, width, height] }
 
     /// The solved rectangle in root coordinates.
     var rect: Rect { Rect(x: left.value, y: top.value, width: width.value, height: height.value) }

@@ -57,7 +57,10 @@ open class View: LayoutItem, @MainActor CustomStringConvertible {
 
     var contentSizeConstraints: [LayoutConstraint]?
     var layoutMarginsStorage = EdgeInsets(all: 8)
-    let ndlStore = NDLConstraintStore()
+    /// What the `ndl` DSL (LayoutDSL) keeps with the view: the constraints it made, for its
+    /// `remakeConstraints`, `updateConstraints` and `removeConstraints`, as SnapKit keeps them
+    /// in an associated object of a `UIView`.
+    package var ndlStorage: AnyObject?
     var ownDirection: LayoutDirection?
     var extraSafeInsets = EdgeInsets.zero
     var marginsGuide: LayoutGuide?

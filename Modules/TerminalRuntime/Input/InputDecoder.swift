@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// Turns the bytes a terminal in raw mode sends into key presses, pastes and mouse reports.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import HeadlessUI
 import Synchronization
+import TerminalCore
 
 #if canImport(Glibc)
     import Glibc

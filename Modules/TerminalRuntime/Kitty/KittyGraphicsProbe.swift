@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// Finds out whether a terminal shows pictures with kitty's graphics protocol, from its replies
 /// to ``query``: the terminal says so itself, nothing is guessed from `TERM`.

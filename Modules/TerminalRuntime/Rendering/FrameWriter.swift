@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// Writes frames to a terminal as the difference from the frame before: only the cells that
 /// changed, as ratatui's double buffer does.

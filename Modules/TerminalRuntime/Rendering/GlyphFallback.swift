@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 /// ASCII stand-ins for the characters HeadlessUI draws, for terminals whose locale is not
 /// UTF-8: box drawing becomes `+ - |`, arrows and marks their nearest letters, and anything

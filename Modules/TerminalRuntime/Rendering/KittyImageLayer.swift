@@ -1,6 +1,7 @@
 import HeadlessUI
 import Images
 import Layout
+import TerminalCore
 
 /// What a terminal with kitty's graphics protocol holds of a program's pictures, as a
 /// `FrameWriter` tracks it: the images sent (pixels the terminal keeps, by number) and the

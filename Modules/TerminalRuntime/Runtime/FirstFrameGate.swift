@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import HeadlessUI
 import Layout
+import TerminalCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 
 extension Canvas {
     /// The cell where `text` first starts, reading rows top to bottom, or `nil` when no row

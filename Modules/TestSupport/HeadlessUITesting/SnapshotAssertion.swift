@@ -1,5 +1,6 @@
 import Foundation
 import HeadlessUI
+import TerminalCore
 import Testing
 
 /// Compares a rendered canvas with a checked-in text file in the `Snapshots/` folder next to the

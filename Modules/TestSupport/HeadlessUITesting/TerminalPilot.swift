@@ -1,5 +1,6 @@
 import HeadlessUI
 import Layout
+import TerminalCore
 import TerminalRuntime
 import Testing
 

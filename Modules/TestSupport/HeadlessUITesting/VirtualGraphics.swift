@@ -1,5 +1,6 @@
 import Foundation
 import HeadlessUI
+import TerminalCore
 import TerminalRuntime
 
 /// What a ``VirtualTerminal`` holds of kitty's graphics protocol: the images sent to it, the
@@ -37,9 +38,9 @@ public struct VirtualGraphics: Sendable {
         public var placementID: UInt32
         /// The cells it is scaled to: the cursor's cell when it was placed, `c=` columns by `r=`
         /// rows.
-        public var cells: CellRect
+        package var cells: CellRect
         /// The part of the image shown (`x`, `y`, `w`, `h`), in its pixels.
-        public var source: CellRect
+        package var source: CellRect
     }
 
     /// Whether the terminal speaks the protocol: it answers queries, keeps images and shows

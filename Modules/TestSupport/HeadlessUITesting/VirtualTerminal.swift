@@ -1,4 +1,5 @@
 import HeadlessUI
+import TerminalCore
 import TerminalRuntime
 
 /// A terminal screen in memory that understands what HeadlessUI writes: text, cursor

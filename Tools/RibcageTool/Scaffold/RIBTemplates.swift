@@ -171,6 +171,7 @@ enum RIBTemplates {
         return """
             import HeadlessUI
             import Layout
+            import LayoutDSL
             import RIBs
             import RIBsHeadlessUI
 

@@ -43,7 +43,8 @@ package struct Scaffolder: Sendable {
         }
         // A RIB with a view gets a HeadlessUI view controller where the workspace has the adapter.
         let headlessUI = !viewless && table.row(named: "RIBsHeadlessUI") != nil
-        let dependencies = headlessUI ? ["RIBs", "Layout", "HeadlessUI", "RIBsHeadlessUI"] : ["RIBs"]
+        let dependencies =
+            headlessUI ? ["RIBs", "Layout", "LayoutDSL", "HeadlessUI", "RIBsHeadlessUI"] : ["RIBs"]
         let quoted = dependencies.map { "\"\($0)\"" }.joined(separator: ", ")
         try table.append(
             row: ".feature(\"\(name)\", dependencies: [\(quoted)], testDependencies: [\"RIBs\"])",

@@ -1,4 +1,4 @@
-import ConstraintSolver
+import Layout
 
 /// One `make.…` chain as it is being written; it becomes an ``NDLConstraint`` when the maker
 /// finishes (or when the chain's `constraint` is read).
@@ -6,7 +6,7 @@ import ConstraintSolver
 final class ConstraintDescription {
     let item: any LayoutItem
     var attributes: ConstraintAttributes
-    var relation: Relation?
+    var relation: LayoutConstraint.Relation?
     var target: ConstraintRelationTarget?
     var multiplier = 1.0
     var constant = ConstraintConstant.number(0)
@@ -76,8 +76,7 @@ final class ConstraintDescription {
                 LayoutConstraint(
                     item: item, attribute: attribute, relatedBy: relation, toItem: other.item,
                     attribute: other.attribute, multiplier: other.item == nil ? 1 : multiplier,
-                    constant: constantValue, priority: priority, identifier: label, location: location,
-                    origin: .user))
+                    constant: constantValue, priority: priority, identifier: label, location: location))
         }
         return .success(made)
     }

@@ -1,3 +1,5 @@
+import Layout
+
 /// The `ndl` namespace of a view or a guide, as SnapKit's `snp`: the attributes to relate to,
 /// and `makeConstraints` with its siblings.
 ///
@@ -146,7 +148,7 @@ public struct ConstraintDSL {
 
     private func onView(_ body: (View) -> Void) {
         guard let view = target as? View else {
-            LayoutLog.logger.error(
+            LayoutLog.misuse(
                 "\(target.layoutDebugName) is a layout guide: it has no content to hug or resist.")
             return
         }

@@ -1,3 +1,5 @@
+import Layout
+
 /// The attributes a DSL chain names, as SnapKit's `ConstraintAttributes`: single ones combine
 /// (`make.top.left`), and composites stand for several (`edges`, `size`, `center`…).
 struct ConstraintAttributes: OptionSet, Sendable, Hashable {

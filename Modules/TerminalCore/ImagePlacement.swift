@@ -8,22 +8,30 @@ import Images
 /// a picture (a sheet, a popover) stays visible, a placement that something is drawn over
 /// after it is *covered*: the renderer then draws that picture again as half blocks in the
 /// cells, as on a terminal without graphics.
-public struct ImagePlacement: Sendable, Hashable {
+package struct ImagePlacement: Sendable, Hashable {
     /// The pixels.
-    public var bitmap: Bitmap
+    package var bitmap: Bitmap
     /// The cells the whole picture is scaled to, on the canvas.
-    public var frame: CellRect
+    package var frame: CellRect
     /// The part of ``frame`` that is shown; smaller when a view clips the picture.
-    public var visible: CellRect
+    package var visible: CellRect
     /// Which picture of the frame this is, counting the calls to `drawImage` from 0: what the
     /// renderer's second pass draws as half blocks when it is covered.
-    var ordinal: Int
+    package var ordinal: Int
     /// Whether something was drawn over the visible part after the picture.
-    var isCovered = false
+    package var isCovered = false
+
+    /// The picture `bitmap` scaled to `frame`, shown in `visible`, the `ordinal`th of its frame.
+    package init(bitmap: Bitmap, frame: CellRect, visible: CellRect, ordinal: Int) {
+        self.bitmap = bitmap
+        self.frame = frame
+        self.visible = visible
+        self.ordinal = ordinal
+    }
 
     /// The part of the picture shown, in the pixels of a copy of the picture `pixelWidth` by
     /// `pixelHeight`: all of it unless the picture is clipped.
-    public func sourceRect(pixelWidth: Int, pixelHeight: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+    package func sourceRect(pixelWidth: Int, pixelHeight: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         guard frame.width > 0, frame.height > 0 else { return (0, 0, 0, 0) }
         let left = (visible.x - frame.x) * pixelWidth / frame.width
         let top = (visible.y - frame.y) * pixelHeight / frame.height
@@ -34,12 +42,12 @@ public struct ImagePlacement: Sendable, Hashable {
 
     /// The same pixels in the same cells. (Two bitmaps that share their storage compare at
     /// once, so a picture that did not change costs nothing to compare.)
-    public static func == (lhs: ImagePlacement, rhs: ImagePlacement) -> Bool {
+    package static func == (lhs: ImagePlacement, rhs: ImagePlacement) -> Bool {
         lhs.frame == rhs.frame && lhs.visible == rhs.visible && lhs.bitmap == rhs.bitmap
     }
 
     /// Hashes the cells and the bitmap's size, not its pixels.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(frame)
         hasher.combine(visible)
         hasher.combine(bitmap.width)
@@ -50,7 +58,7 @@ public struct ImagePlacement: Sendable, Hashable {
 extension Canvas {
     /// Adds a picture the terminal draws over `placement.visible`. A picture it overlaps is
     /// covered by it.
-    mutating func place(_ placement: ImagePlacement) {
+    package mutating func place(_ placement: ImagePlacement) {
         for index in images.indices where images[index].visible.intersects(placement.visible) {
             images[index].isCovered = true
         }

@@ -1,3 +1,5 @@
+import Layout
+
 /// What `makeConstraints` hands its closure, as SnapKit's `ConstraintMaker`: each attribute
 /// starts a chain, `make.top.left.equalToSuperview().inset(1)`.
 @MainActor

@@ -1,3 +1,5 @@
+import Layout
+
 /// An item with attributes to relate to, as SnapKit's `ConstraintItem`: `other.ndl.bottom`.
 @MainActor
 public struct ConstraintItem {
@@ -22,7 +24,8 @@ public enum ConstraintConstant: Sendable, Hashable {
     case size(Size)
     /// x for horizontal attributes, y for vertical ones; 0 for width and height.
     case point(Point)
-    /// Insets from each edge; see ``value(for:direction:)``.
+    /// Insets from each edge: left and top add to the constant, right and bottom subtract, as
+    /// SnapKit computes an inset.
     case insets(EdgeInsets)
     /// Insets from the top, leading, bottom and trailing edges.
     case directionalInsets(DirectionalEdgeInsets)
@@ -30,7 +33,7 @@ public enum ConstraintConstant: Sendable, Hashable {
     /// The constant one attribute gets, as SnapKit computes it: for insets, left and top add,
     /// right and bottom subtract, centres take half the difference, width and height shrink by
     /// both sides, and leading and trailing follow `direction`.
-    public func value(for attribute: LayoutAttribute, direction: LayoutDirection) -> Double {
+    func value(for attribute: LayoutAttribute, direction: LayoutDirection) -> Double {
         switch self {
         case .number(let number):
             return number

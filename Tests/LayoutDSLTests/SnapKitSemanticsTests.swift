@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 import Testing
 
 /// SnapKit's exact semantics where Ribcage's `ndl` used to differ, each as SnapKit's sources
@@ -172,8 +173,8 @@ struct SnapKitSemanticsTests {
 
     @Test("hugging and compression resistance priorities in the DSL, as ConstraintViewDSL has them")
     func contentPrioritiesInTheDSL() throws {
-        let name = Tag(8)
-        let value = Tag(5)
+        let name = Content(width: 8)
+        let value = Content(width: 5)
         for tag in [name, value] { root.addSubview(tag) }
         name.ndl.contentHuggingHorizontalPriority = .defaultLow - 1
         #expect(name.contentHuggingPriority(for: .horizontal) == 249)
@@ -192,4 +193,17 @@ struct SnapKitSemanticsTests {
         try root.solveLayout()
         #expect(value.frame.width == 91, "now the value hugs least and stretches")
     }
+}
+
+/// A view one row tall with an intrinsic width, as a label would have.
+@MainActor
+private final class Content: View {
+    let width: Double
+
+    init(width: Double) {
+        self.width = width
+        super.init()
+    }
+
+    override var intrinsicContentSize: Size { Size(width: width, height: 1) }
 }

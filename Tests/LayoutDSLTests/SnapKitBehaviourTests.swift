@@ -1,4 +1,5 @@
 import Layout
+import LayoutDSL
 import Testing
 
 /// SnapKit's test behaviours (its `Tests.swift`), checked on solved frames rather than on

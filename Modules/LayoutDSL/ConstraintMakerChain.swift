@@ -1,4 +1,4 @@
-import ConstraintSolver
+import Layout
 
 /// The last link of a chain: a label, and the made constraint (SnapKit's
 /// `ConstraintMakerFinalizable`).
@@ -134,7 +134,8 @@ public class ConstraintMakerRelatable {
     }
 
     private func relate(
-        _ relation: Relation, _ target: ConstraintRelationTarget, _ file: String, _ line: UInt
+        _ relation: LayoutConstraint.Relation, _ target: ConstraintRelationTarget, _ file: String,
+        _ line: UInt
     ) -> ConstraintMakerEditable {
         description.relation = relation
         description.target = target
@@ -143,8 +144,8 @@ public class ConstraintMakerRelatable {
     }
 
     private func superviewTarget(
-        _ relation: Relation, _ closure: ((View) -> any ConstraintRelatableTarget)?, _ file: String,
-        _ line: UInt
+        _ relation: LayoutConstraint.Relation, _ closure: ((View) -> any ConstraintRelatableTarget)?,
+        _ file: String, _ line: UInt
     ) -> ConstraintMakerEditable {
         let item = description.item
         let superview = (item as? View).map(\.superview) ?? item.owningView

@@ -5,13 +5,13 @@
 /// terminal does.
 public struct Canvas: Sendable, Hashable {
     /// One cell of the grid.
-    public struct Cell: Sendable, Hashable {
+    package struct Cell: Sendable, Hashable {
         /// The character drawn in the cell; a space when nothing is.
-        public var character: Character
+        package var character: Character
         /// How the character is drawn.
-        public var style: TextStyle
+        package var style: TextStyle
         /// Whether the cell is the right half of a wide character to its left.
-        public var isContinuation: Bool
+        package var isContinuation: Bool
 
         /// A space in the plain style: what a new canvas holds, and what the frame writer may
         /// leave unwritten at the end of a row.
@@ -24,10 +24,10 @@ public struct Canvas: Sendable, Hashable {
     public let height: Int
     /// Where the terminal's cursor shows, as a text field that has focus puts it; `nil` keeps it
     /// hidden.
-    public var cursor: Position?
+    package var cursor: Position?
     /// The pictures the terminal draws itself over the cells, with kitty's graphics protocol,
     /// in the order they were drawn (``ImagePlacement``). Empty unless the terminal speaks it.
-    public package(set) var images: [ImagePlacement] = []
+    package var images: [ImagePlacement] = []
     /// The cells, row by row, for the frame writer.
     package private(set) var cells: [Cell]
 
@@ -46,7 +46,7 @@ public struct Canvas: Sendable, Hashable {
     }
 
     /// A blank canvas of `width` columns and `height` rows (negative sizes count as 0).
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
@@ -54,7 +54,7 @@ public struct Canvas: Sendable, Hashable {
 
     /// The cell at column `x` and row `y`, both from 0. A cell outside the canvas is a programmer
     /// error, as an index outside an array is: it stops the program.
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "cell (\(x), \(y)) is outside the canvas")
         return cells[y * width + x]
     }
@@ -62,7 +62,9 @@ public struct Canvas: Sendable, Hashable {
     /// Puts `character` at (`x`, `y`) if it fits inside `clip`, and returns the cells it took.
     /// A wide character that would stick out of `clip` is drawn as a space instead.
     @discardableResult
-    mutating func put(_ character: Character, x: Int, y: Int, style: TextStyle, clip: CellRect) -> Int {
+    package mutating func put(
+        _ character: Character, x: Int, y: Int, style: TextStyle, clip: CellRect
+    ) -> Int {
         let cellWidth = character.terminalWidth
         guard cellWidth > 0 else { return 0 }
         guard clip.contains(x: x, y: y) else { return cellWidth }
@@ -132,18 +134,18 @@ public struct Canvas: Sendable, Hashable {
 }
 
 /// A rectangle of whole cells: its top-left cell (from 0) and its size in cells.
-public struct CellRect: Hashable, Sendable {
+package struct CellRect: Hashable, Sendable {
     /// The leftmost column.
-    public var x: Int
+    package var x: Int
     /// The top row.
-    public var y: Int
+    package var y: Int
     /// The number of columns.
-    public var width: Int
+    package var width: Int
     /// The number of rows.
-    public var height: Int
+    package var height: Int
 
     /// The rectangle from column `x`, row `y`, `width` columns wide and `height` rows tall.
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -151,20 +153,20 @@ public struct CellRect: Hashable, Sendable {
     }
 
     /// The column just right of the rectangle.
-    public var maxX: Int { x + width }
+    package var maxX: Int { x + width }
     /// The row just below the rectangle.
-    public var maxY: Int { y + height }
+    package var maxY: Int { y + height }
     /// Whether it covers no cell.
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// Whether the cell at column `px`, row `py` is inside.
-    public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+    package func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
 
     /// Whether the two rectangles share a cell.
-    public func intersects(_ other: CellRect) -> Bool { !intersection(other).isEmpty }
+    package func intersects(_ other: CellRect) -> Bool { !intersection(other).isEmpty }
 
     /// The cells in both.
-    public func intersection(_ other: CellRect) -> CellRect {
+    package func intersection(_ other: CellRect) -> CellRect {
         let left = max(x, other.x)
         let top = max(y, other.y)
         return CellRect(

@@ -1,3 +1,5 @@
+import Layout
+
 /// What one `make.…` chain made, as SnapKit's `Constraint`: one layout constraint per attribute,
 /// to keep, update, deactivate and activate again.
 ///
@@ -131,8 +133,18 @@ public final class NDLConstraint: @MainActor CustomStringConvertible {
 final class NDLConstraintStore {
     private(set) var constraints: [NDLConstraint] = []
 
+    /// The store kept with a view or a guide, made the first time it is asked for.
     static func of(_ item: any LayoutItem) -> NDLConstraintStore? {
-        (item as? View)?.ndlStore ?? (item as? LayoutGuide)?.ndlStore
+        if let view = item as? View { return attached(to: &view.ndlStorage) }
+        if let guide = item as? LayoutGuide { return attached(to: &guide.ndlStorage) }
+        return nil
+    }
+
+    private static func attached(to storage: inout AnyObject?) -> NDLConstraintStore {
+        if let store = storage as? NDLConstraintStore { return store }
+        let store = NDLConstraintStore()
+        storage = store
+        return store
     }
 
     func insert(_ constraint: NDLConstraint) {
