@@ -107,10 +107,21 @@ let modules: [Module] = [
     .testSupport(
         "TodoAppTesting", layer: .app,
         dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "TerminalCore", "Root"]),
+    .tool("RibcagePackage", dependencies: ["BlockingWork", .subprocess, .systemPackage], tests: false),
+    .tool("RibcageGraph", dependencies: ["RibcagePackage"], tests: false),
+    .tool("RibcageTesting", dependencies: ["BlockingWork", "RibcagePackage", "RibcageGraph"], tests: false),
+    .tool("RibcageLint", dependencies: ["BlockingWork", "RibcagePackage", "RibcageTesting"], tests: false),
+    .tool(
+        "RibcageScaffold",
+        dependencies: ["BlockingWork", "RibcagePackage", "RibcageLint", .swiftSyntax, .swiftParser],
+        tests: false),
+    .tool("RibcageBuild", dependencies: ["RibcagePackage", "RibcageGraph"], tests: false),
     .tool(
         "RibcageTool",
         dependencies: [
-            "BlockingWork", .argumentParser, .subprocess, .systemPackage, .swiftSyntax, .swiftParser,
+            "BlockingWork", .argumentParser, "RibcagePackage", "RibcageGraph", "RibcageTesting",
+            "RibcageLint",
+            "RibcageScaffold", "RibcageBuild",
         ]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .cShim("CMallocStats", layer: .tool),
@@ -124,10 +135,12 @@ let modules: [Module] = [
         "Benchmarks", product: "bench",
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
-            "HTTPTestServer", "ConstraintSolver", "Layout", "LayoutDSL", "RibcageTool", "Images",
-            "HeadlessUI", "TerminalCore", "TerminalRuntime", "HeadlessUITesting", "DeclarativeUI", "Domain",
-            "Data", "Reactor", "Root", .subprocess, .systemPackage, "NetworkProviderAsyncHTTPClient",
-            .asyncHTTPClient, .nioCore, .histogram, "TodoAppTesting",
+            "HTTPTestServer", "ConstraintSolver", "Layout", "LayoutDSL", "RibcagePackage", "RibcageGraph",
+            "RibcageTesting", "RibcageLint", "Images", "HeadlessUI", "TerminalCore", "TerminalRuntime",
+            "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor", "Root", .subprocess,
+            .systemPackage,
+            "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore, .histogram, "TodoAppTesting",
+            .swiftSyntax, .swiftParser,
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]

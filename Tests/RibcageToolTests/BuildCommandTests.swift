@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcageBuild
+import RibcagePackage
 import Testing
 
 /// The built `ribcage build` on a package with a compile error, and on swift-argument-parser.

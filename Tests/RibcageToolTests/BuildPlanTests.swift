@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcageBuild
+import RibcagePackage
 import Testing
 
 @Suite("ribcage build: the plan, the critical path and the compiler's errors")

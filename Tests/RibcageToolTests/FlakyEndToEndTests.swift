@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// `ribcage test --retry`, `ribcage flaky` and the quarantine, on a generated package whose

@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcageTesting
 import Testing
 
 @Suite("The flaky log")

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcageGraph
+import RibcagePackage
 import Testing
 
 @Suite("Graph: focus, paths, kinds and packages")
@@ -274,7 +275,7 @@ struct GraphCommandTests {
     func packageTreeFromCheckouts(_ thirdParty: ThirdPartyPackage) async throws {
         let root = try await thirdParty.checkout()
         // describe resolves the package once, as every ribcage command does first.
-        let package = try await PackageLoader.load(packageAt: root)
+        let package = try await PackageLoader.load(packageAt: root, note: { _ in })
         let shown = try await Shell.run(
             "swift", ["package", "show-dependencies", "--format", "json"], in: root)
         #expect(shown.succeeded, "\(shown.errorText)")

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcageGraph
+import RibcagePackage
 import Testing
 
 @Suite("Dependency graph")
@@ -136,7 +137,7 @@ struct GraphExecutableTests {
     @Test("draws a fixture package: edges equal what swift package describe reports; svg renders")
     func fixture() async throws {
         let folder = try Self.fixturePackage()
-        let described = try await PackageLoader.load(packageAt: folder.url)
+        let described = try await PackageLoader.load(packageAt: folder.url, note: { _ in })
         let expected = Set(
             described.targets.flatMap { target in target.targetDependencies.map { "\(target.name)->\($0)" } })
 

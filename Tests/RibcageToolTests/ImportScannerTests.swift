@@ -1,4 +1,4 @@
-import RibcageTool
+import RibcageLint
 import Testing
 
 @Suite("Import scanner")

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// Reading `strace`'s log of a test run, and choosing from it what a cache entry records.

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcageLint
+import RibcagePackage
 import Testing
 
 @Suite("Lint rules")

@@ -1,4 +1,5 @@
-import RibcageTool
+import RibcagePackage
+import RibcageScaffold
 import Testing
 
 @Suite("Package.swift's modules table, through SwiftParser")

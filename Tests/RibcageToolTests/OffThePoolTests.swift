@@ -1,6 +1,8 @@
 import BlockingWork
 import Foundation
-import RibcageTool
+import RibcageLint
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// The async forms of the tool's blocking reads run them on a thread of their own

@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
 import Testing
 
 /// Small packages written into temporary folders, shared by several suites.

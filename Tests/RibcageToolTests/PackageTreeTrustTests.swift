@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
 import Testing
 
 /// `graph --packages` reads the package tree from `.build` only while that record matches what
@@ -17,7 +17,7 @@ struct PackageTreeTrustTests {
 
         init() async throws {
             let original = try await ThirdPartyPackage.hummingbird.resolvedCheckout()
-            package = try await PackageLoader.load(packageAt: original)
+            package = try await PackageLoader.load(packageAt: original, note: { _ in })
             // The tree from the untouched record, which also fills the manifest cache.
             let tree = try #require(await PackageDependencies.fromCheckouts(root: original, package: package))
             #expect(tree.all.contains { $0.identity == "swift-asn1" }, "transitively, through swift-crypto")

@@ -1,5 +1,7 @@
 import Foundation
-import RibcageTool
+import RibcageLint
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 @Suite("Project.swift.md's Quarantine table")

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// A look-up checks every entry's recorded inputs at once (``TestCacheInputs/changedInputs(of:)``),

@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
 import Testing
 
 /// Runs the real, built `ribcage` executable against a fixture package in a temporary folder.

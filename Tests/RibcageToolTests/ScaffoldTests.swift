@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
 import Testing
 
 /// Scaffolds into a small workspace laid out like Ribcage's (a `modules` table in Package.swift,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import RibcageTool
+@testable import RibcageTesting
 
 /// The look-up's own reader of stored results gives what `JSONDecoder` gives, or nothing (and
 /// then `JSONDecoder` reads the blob).

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// Suites run at once take turns through SwiftPM's start-up only: the next `swift test` starts

@@ -1,4 +1,4 @@
-import RibcageTool
+import RibcageTesting
 import Testing
 
 @Suite("Swift Testing's tests count by the time they covered together")

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// `ribcage test --cache` against a real nginx from Debian, on a tiny generated package.

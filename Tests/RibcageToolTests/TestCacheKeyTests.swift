@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// The key of `ribcage test --cache`: each kind of input changes it, and nothing else does.

@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
 import Testing
 
 /// `ribcage test --cache` never answers "cached: green" for a change that breaks a test: one

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 @Suite("Test cache: SHA-256, Bazel's ActionResult and the local store")

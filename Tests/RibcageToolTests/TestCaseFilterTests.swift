@@ -1,4 +1,4 @@
-import RibcageTool
+import RibcageTesting
 import Testing
 
 @Suite("Patterns that select one test case")

@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcageTesting
 import Testing
 
 @Suite("Where tests failed, from the log and the event stream")

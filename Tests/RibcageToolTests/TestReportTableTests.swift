@@ -1,4 +1,4 @@
-import RibcageTool
+import RibcageTesting
 import Testing
 
 @Suite("The test report table")

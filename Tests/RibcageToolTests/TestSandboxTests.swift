@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 /// `ribcage test --sandbox`: a suite sees, of its package, only its declared inputs and what

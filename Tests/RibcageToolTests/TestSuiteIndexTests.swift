@@ -1,4 +1,5 @@
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 import Testing
 
 @Suite("Pairing test targets with the modules they test")

@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
 import Testing
 
 /// Real third-party packages, checked out from the machine's local git copies under

@@ -1,5 +1,6 @@
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageScaffold
 import Testing
 
 /// `ribcage new rib` on this very workspace, as formatted today: a RIB under each existing

@@ -1,7 +1,6 @@
 import BlockingWork
 import Foundation
 import LocalProvider
-import RibcageTool
 
 /// Each store operation's async form against its synchronous form, call for call, on the same
 /// kind of folder: what the hop to the store's own queue and back costs. The async form does the

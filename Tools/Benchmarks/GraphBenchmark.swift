@@ -1,7 +1,10 @@
 import ArgumentParser
 import BlockingWork
 import Foundation
-import RibcageTool
+import RibcageGraph
+import RibcageLint
+import RibcagePackage
+import RibcageTesting
 
 /// `bench graph`: the ribcage tool on a generated 500-module package, against
 /// `swift package describe` alone, and the import scanner over 100,000 sources.
@@ -37,10 +40,10 @@ struct GraphBenchmark: AsyncParsableCommand {
             _ = try await Shell.run("swift", ["package", "describe", "--type", "json"], in: root)
         }
         let load = try await Measurement.median(repetitions: repetitions) {
-            _ = try await PackageLoader.load(packageAt: root)
+            _ = try await PackageLoader.load(packageAt: root, note: { print($0) })
         }
         // Our own work, timed on the package already read.
-        let package = try await PackageLoader.load(packageAt: root)
+        let package = try await PackageLoader.load(packageAt: root, note: { print($0) })
         // The toolchain's module list and the manifest are read from files too.
         let (toolchain, manifest) = try await DedicatedThread.run(named: "bench-graph-inputs") {
             (Toolchain.current(), try ProjectManifest.load(packageAt: root))
@@ -110,6 +113,17 @@ struct GraphBenchmark: AsyncParsableCommand {
         print(
             "\nimport scan: \(Measurement.grouped(Double(files))) files in \(Measurement.milliseconds(scan)) "
                 + "(\(Measurement.grouped(Double(files) / scan)) files/s), \(Measurement.grouped(Double(references))) references"
+        )
+
+        // The same sources through SwiftParser, as lint would read them on it.
+        var declarations = 0
+        let parseStart = clock.now
+        for source in sources { declarations += SwiftParserImports.count(in: source) }
+        let parse = Measurement.seconds(clock.now - parseStart)
+        print(
+            "the same files through SwiftParser: \(Measurement.milliseconds(parse)) "
+                + "(\(Measurement.grouped(Double(files) / parse)) files/s, \(String(format: "%.1f", parse / scan))× the scanner's time), "
+                + "\(Measurement.grouped(Double(declarations))) import declarations"
         )
     }
 

@@ -2,7 +2,6 @@ import BlockingWork
 import Data
 import Domain
 import Foundation
-import RibcageTool
 
 #if canImport(Glibc)
     import Glibc

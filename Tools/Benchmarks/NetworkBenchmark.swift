@@ -5,7 +5,7 @@ import HTTPTestServer
 import NIOCore
 import NetworkProvider
 import NetworkProviderAsyncHTTPClient
-import RibcageTool
+import RibcagePackage
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTool
+import RibcageTesting
 
 #if canImport(FoundationXML)
     import FoundationXML

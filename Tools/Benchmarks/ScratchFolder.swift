@@ -1,6 +1,5 @@
 import BlockingWork
 import Foundation
-import RibcageTool
 
 /// A folder of its own under the temporary directory for the files a benchmark writes, removed
 /// when the benchmark is done with it.

@@ -2,7 +2,6 @@ import ArgumentParser
 import BlockingWork
 import Foundation
 import LocalProvider
-import RibcageTool
 
 /// `bench storage`: PlistFileStore against raw `PropertyListEncoder` + `Data.write(.atomic)`, the
 /// todo store's append and fold against `write` + `fsync` of the same bytes, and each store

@@ -1,7 +1,8 @@
 import ArgumentParser
 import BlockingWork
 import Foundation
-import RibcageTool
+import RibcagePackage
+import RibcageTesting
 
 /// `bench test-cache`: what `ribcage test --cache` costs and saves.
 ///
@@ -56,7 +57,7 @@ struct TestCacheBenchmark: AsyncParsableCommand {
         try await DedicatedThread.run(named: "bench-test-cache-package") { [generator] in
             try generator.generatePackage(at: root)
         }
-        let package = try await PackageLoader.load(packageAt: root)
+        let package = try await PackageLoader.load(packageAt: root, note: { print($0) })
         let testTargets = package.targets.filter(\.isTest).map(\.name)
 
         let describe = try await Measurement.median(repetitions: repetitions) {
@@ -136,8 +137,9 @@ struct TestCacheBenchmark: AsyncParsableCommand {
         var hits = 0
         let seconds = try await Measurement.median(repetitions: repetitions) {
             let inputs = try await DedicatedThread.run(named: "bench-test-cache-keys") { try makeInputs() }
-            let session = TestCacheSession(cache: cache, inputs: inputs, commit: nil, host: "bench")
-            hits = try await session.lookUp(testTargets, warn: { print($0) }).hits.count
+            let session = TestCacheSession(
+                cache: cache, inputs: inputs, commit: nil, host: "bench", warn: { print($0) })
+            hits = try await session.lookUp(testTargets).hits.count
         }
         try await printLookUpPhases(testTargets: testTargets, cache: cache, makeInputs: makeInputs)
         return (seconds, hits, "a file and a listing, and one suite in ten a program")

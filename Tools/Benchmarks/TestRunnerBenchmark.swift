@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RibcageTool
+import RibcagePackage
 
 /// `bench test`: `ribcage test` against `swift test --parallel` on the same package, warm, and
 /// the one-`swift test`-per-target strategy ribcage used before, to show where time went.
