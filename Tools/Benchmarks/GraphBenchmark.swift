@@ -129,8 +129,14 @@ struct GraphBenchmark: AsyncParsableCommand {
 
     /// A package of `modules` libraries, each depending on (and importing) up to three earlier
     /// ones.
-    func generatePackage(at root: URL) throws {
+    ///
+    /// - Parameter withProducts: Make each library a product, as its Project.swift.md's
+    ///   `library` role says, so that `ribcage lint` finds nothing. It makes `swift package
+    ///   describe` some three times slower, so `bench test-cache`, whose goals are fractions of
+    ///   `describe` on the package without them, leaves them out.
+    func generatePackage(at root: URL, withProducts: Bool = true) throws {
         var targets: [String] = []
+        var products: [String] = []
         var rows: [String] = []
         for index in 0..<modules {
             let dependencies = [index - 1, index / 2, index / 3].filter { $0 >= 0 && $0 != index }
@@ -138,6 +144,9 @@ struct GraphBenchmark: AsyncParsableCommand {
             let names = unique.map { "\"M\($0)\"" }.joined(separator: ", ")
             targets.append("    .target(name: \"M\(index)\", dependencies: [\(names)]),")
             targets.append("    .testTarget(name: \"M\(index)Tests\", dependencies: [\"M\(index)\"]),")
+            if withProducts {
+                products.append("    .library(name: \"M\(index)\", targets: [\"M\(index)\"]),")
+            }
             let tests = root.appendingPathComponent("Tests/M\(index)Tests")
             try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
             try Data(
@@ -156,7 +165,9 @@ struct GraphBenchmark: AsyncParsableCommand {
         let manifest = """
             // swift-tools-version: 6.1
             import PackageDescription
-            let package = Package(name: "Generated", targets: [
+            let package = Package(name: "Generated", products: [
+            \(products.joined(separator: "\n"))
+            ], targets: [
             \(targets.joined(separator: "\n"))
             ])
             """
@@ -164,7 +175,7 @@ struct GraphBenchmark: AsyncParsableCommand {
         let project = """
             ## Modules
 
-            | Module | Path | Layer | Product | Dependencies | Test target |
+            | Module | Path | Layer | Role | Dependencies | Test target |
             |---|---|---|---|---|---|
             \(rows.joined(separator: "\n"))
 

@@ -55,7 +55,7 @@ struct TestCacheBenchmark: AsyncParsableCommand {
         var generator = GraphBenchmark()
         generator.modules = modules
         try await DedicatedThread.run(named: "bench-test-cache-package") { [generator] in
-            try generator.generatePackage(at: root)
+            try generator.generatePackage(at: root, withProducts: false)
         }
         let package = try await PackageLoader.load(packageAt: root, note: { print($0) })
         let testTargets = package.targets.filter(\.isTest).map(\.name)
