@@ -68,6 +68,13 @@ struct StoredEntryReaderTests {
             text.replacingOccurrences(of: #""host":"#, with: #""extra":1,"host":"#),
             text.replacingOccurrences(of: #""passed":3"#, with: #""passed":"3""#),
             text.replacingOccurrences(of: #""passed":3"#, with: #""passed":3.0"#),
+            // Numbers Double reads and JSON does not have: a plus, a leading zero, a bare point.
+            text.replacingOccurrences(of: #""seconds":1.25"#, with: #""seconds":+1.25"#),
+            text.replacingOccurrences(of: #""seconds":1.25"#, with: #""seconds":01.25"#),
+            text.replacingOccurrences(of: #""seconds":1.25"#, with: #""seconds":1."#),
+            text.replacingOccurrences(of: #""seconds":1.25"#, with: #""seconds":.25"#),
+            text.replacingOccurrences(of: #""seconds":1.25"#, with: #""seconds":-.25"#),
+            text.replacingOccurrences(of: #""seconds":1.25"#, with: #""seconds":1.25e"#),
             // Trailing bytes; cut short; no parts blob; recipe 4's date as a string.
             text + "x",
             String(text.dropLast()),

@@ -252,6 +252,33 @@ struct TestCacheKeyTests {
         #expect(try inputs.sourcesDigest(ofTarget: "Feature") == feature)
     }
 
+    @Test("a local dependency's files are one line in the tree of each target that uses its product")
+    func recipeLocalPackageLine() throws {
+        let folder = try Self.makePackage()
+        try folder.write("public let shared = 1\n", to: "Shared/Sources/Shared/Shared.swift")
+        var package = Self.package
+        package.localDependencyFolders = ["shared": folder.url.appendingPathComponent("Shared").path]
+        package.targets[0].dependencies.append(.init(name: "SharedKit", kind: .product(package: "shared")))
+        let inputs = try TestCacheInputs(
+            root: folder.url, package: package, toolchain: "swift", configuration: "debug", flags: [],
+            environment: [:], declaredVariables: [])
+        func line(_ kind: String, _ name: String, _ digest: String) -> String {
+            "\(kind) \(name.utf8.count):\(name) \(digest)\n"
+        }
+        func file(_ path: String, as name: String? = nil) throws -> String {
+            line(
+                "file", name ?? path,
+                SHA256.hex(try Data(contentsOf: folder.url.appendingPathComponent(path))))
+        }
+        let shared = SHA256.hex(
+            try file("Shared/Sources/Shared/Shared.swift", as: "Sources/Shared/Shared.swift"))
+        let core = SHA256.hex(
+            "target 4:Core\n" + (try file("Sources/Core/Core.swift"))
+                + (try file("Sources/Core/Resources/greeting.json")) + line("local-package", "Shared", shared)
+        )
+        #expect(try inputs.sourcesDigest(ofTarget: "Core") == core)
+    }
+
     @Test("async callers get the same keys, computed off the cooperative pool")
     func keysOffThePool() async throws {
         let folder = try Self.makePackage()

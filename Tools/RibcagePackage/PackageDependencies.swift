@@ -18,7 +18,7 @@ package struct PackageDependencies: Sendable, Equatable {
     }
 
     /// Reads the tree of `package`, found at `root`: from its checkouts, or, when they are
-    /// missing, with `swift package show-dependencies` (which says so on standard error).
+    /// missing, with `swift package show-dependencies` (and then says so to `note` first).
     ///
     /// - Parameter note: Told before SwiftPM is asked, which may take a while and fetch packages.
     /// - Throws: ``RibcageError/manifestUnreadable(path:details:)`` when SwiftPM cannot resolve

@@ -237,18 +237,30 @@ private struct JSONParser {
         return value
     }
 
+    /// A number as JSON writes one (`-`, then `0` or digits not starting with `0`, then `.` and
+    /// digits, then `e` or `E`, a sign and digits); nil for anything else `Double` would take
+    /// (`+1`, `01`, `1.`, `.5`), which `JSONDecoder` refuses.
     private mutating func number() -> JSONValue? {
         let start = index
-        while index < bytes.count {
-            switch bytes[index] {
-            case 48...57, UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"),
-                UInt8(ascii: "E"):
-                index += 1
-            default:
-                return .number(text(from: start))
-            }
+        _ = take(UInt8(ascii: "-"))
+        if take(UInt8(ascii: "0")) {
+            if index < bytes.count, (48...57).contains(bytes[index]) { return nil }
+        } else if !digits() {
+            return nil
+        }
+        if take(UInt8(ascii: ".")), !digits() { return nil }
+        if take(UInt8(ascii: "e")) || take(UInt8(ascii: "E")) {
+            if !take(UInt8(ascii: "+")) { _ = take(UInt8(ascii: "-")) }
+            guard digits() else { return nil }
         }
         return .number(text(from: start))
+    }
+
+    /// One or more decimal digits; false, having read nothing, when there is none.
+    private mutating func digits() -> Bool {
+        let start = index
+        while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+        return index > start
     }
 
     private func text(from start: Int) -> String {

@@ -28,7 +28,7 @@ package struct SuiteSandbox: Sendable {
     package var visible: [String]
     /// What could not be made out while choosing them (a path whose kind could not be read):
     /// a test that then fails sandboxed has its reason here, for the caller to show.
-    package var warnings: [String] = []
+    package private(set) var warnings: [String] = []
 
     /// The sandbox of `testTarget`: the manifests and `Package.resolved`, the folders of the
     /// target and of every target it depends on, with the folders their links lead to, the local

@@ -67,7 +67,8 @@ extension TestCacheInputs {
             needed.insert(name)
             frontier += target.dependencies
         }
-        let walked = try walk(Array(needed))
+        // Sorted, so that of two unreadable folders the same one is named on every run.
+        let walked = try walk(needed.sorted())
         hashedFiles.files.withLock { files in
             for (name, target) in walked { files[name] = target.files }
         }
@@ -163,11 +164,14 @@ extension TestCacheInputs {
     /// on the core that walked it; notes the folders listed, for recorded listings.
     private func walk(_ names: [String]) throws -> [String: WalkedTarget] {
         let rootPath = root.standardizedFileURL.path
-        let targets = names.map { (name: $0, target: keyedTargets[$0]) }
-        let folders = targets.map { Self.folder($0.target?.path ?? "", under: rootPath) }
+        let targets = try names.map { name in
+            guard let target = keyedTargets[name] else { throw unknownTarget(name) }
+            return (name: name, target: target)
+        }
+        let folders = targets.map { Self.folder($0.target.path, under: rootPath) }
         let results = try FileTreeDigests.files(underEach: folders) { index, walked in
             let (name, target) = targets[index]
-            let path = target?.path ?? ""
+            let path = target.path
             let files =
                 walked.files
                 .map { TestCacheKey.Part(kind: .file, name: "\(path)/\($0.path)", digest: $0.digest) }
@@ -177,7 +181,7 @@ extension TestCacheInputs {
             for part in files {
                 hasher.update("file \(part.name.utf8.count):\(part.name) \(part.digest)\n")
             }
-            for part in target?.localParts ?? [] {
+            for part in target.localParts {
                 hasher.update("local-package \(part.name.utf8.count):\(part.name) \(part.digest)\n")
             }
             let listings = walked.listings.map { ($0.path.isEmpty ? path : path + "/" + $0.path, $0.names) }

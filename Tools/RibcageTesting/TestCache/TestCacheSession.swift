@@ -68,8 +68,7 @@ package struct TestCacheSession: Sendable {
     /// The cached green entries among `testTargets`, by test target, with the keys of all.
     ///
     /// An entry under the right key is a hit only while every input its run was seen to read
-    /// still has its digest; one that changed is said on standard error (`warn`), and the suite
-    /// runs.
+    /// still has its digest; one that changed is told to ``warn``, and the suite runs.
     package func lookUp(_ testTargets: [String]) async throws -> (
         keys: [String: TestCacheKey], hits: [String: TestCacheEntry]
     ) {
