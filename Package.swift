@@ -110,7 +110,7 @@ let modules: [Module] = [
     .tool("RibcagePackage", dependencies: ["BlockingWork", .subprocess, .systemPackage], tests: false),
     .tool("RibcageGraph", dependencies: ["RibcagePackage"], tests: false),
     .tool("RibcageTesting", dependencies: ["BlockingWork", "RibcagePackage", "RibcageGraph"], tests: false),
-    .tool("RibcageLint", dependencies: ["BlockingWork", "RibcagePackage", "RibcageTesting"], tests: false),
+    .tool("RibcageLint", dependencies: ["BlockingWork", "RibcagePackage"], tests: false),
     .tool(
         "RibcageScaffold",
         dependencies: ["BlockingWork", "RibcagePackage", "RibcageLint", .swiftSyntax, .swiftParser],

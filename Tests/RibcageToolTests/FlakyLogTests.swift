@@ -1,4 +1,5 @@
 import Foundation
+import RibcagePackage
 import RibcageTesting
 import Testing
 

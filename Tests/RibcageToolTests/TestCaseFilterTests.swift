@@ -1,4 +1,4 @@
-import RibcageTesting
+import RibcagePackage
 import Testing
 
 @Suite("Patterns that select one test case")

@@ -1,5 +1,4 @@
 import Foundation
-import RibcageTool
 import Testing
 
 /// `ribcage lint` on real packages we did not write: it must print exactly the findings that

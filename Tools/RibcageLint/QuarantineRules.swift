@@ -1,5 +1,5 @@
 import Foundation
-import RibcageTesting
+import RibcagePackage
 
 extension Linter {
     /// (f) Each row of Project.swift.md's Quarantine table can be applied and names a test that

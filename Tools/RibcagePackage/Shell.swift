@@ -41,11 +41,11 @@ package enum Shell {
     package enum Output: Sendable {
         /// Collected into ``ProcessResult/standardOutput`` and ``ProcessResult/standardError``.
         case capture
-        /// Written straight to this process's standard error, so a person watching sees progress.
-        case streamToStandardError
         /// Both streams written, interleaved as the child wrote them, to this file (replaced).
         case file(URL)
-        /// Both streams written to this file and, as they come, to this process's standard error.
+        /// Both streams written to this file and, as they come, to this process's standard error:
+        /// a child's own output, shown as it runs when the user asked for it (`--verbose`). The
+        /// one way a library's work reaches the terminal without the command handing it on.
         case fileAndStandardError(URL)
     }
 
@@ -95,14 +95,6 @@ package enum Shell {
                     workingDirectory: workingDirectory, input: .none,
                     output: .fileDescriptor(out, closeAfterSpawningProcess: true),
                     error: .fileDescriptor(err, closeAfterSpawningProcess: true)
-                ) { execution in
-                    await whileRunning?(execution.processIdentifier.value)
-                }.terminationStatus
-            case .streamToStandardError:
-                status = try await Subprocess.run(
-                    executable, arguments: Arguments(arguments), environment: childEnvironment,
-                    workingDirectory: workingDirectory, input: .none, output: .currentStandardError,
-                    error: .currentStandardError
                 ) { execution in
                     await whileRunning?(execution.processIdentifier.value)
                 }.terminationStatus

@@ -1,5 +1,6 @@
 import BlockingWork
 import Foundation
+import RibcagePackage
 
 /// One sighting of a flaky test: it failed and passed with nothing changed.
 package struct FlakyEvent: Sendable, Equatable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import RibcagePackage
 
 extension TestRunner {
     /// Runs the failed tests of `run` again, up to `rounds` times, each round one `swift test`

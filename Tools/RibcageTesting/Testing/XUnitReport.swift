@@ -1,4 +1,5 @@
 import Foundation
+import RibcagePackage
 
 #if canImport(FoundationXML)
     import FoundationXML
