@@ -161,6 +161,25 @@ struct InputTraceTests {
         #expect(findings.first?.warning.contains("| `TINY_MODE` | why |") == true)
     }
 
+    @Test(
+        "a package's folders are scanned file by file; a Swift file that is not UTF-8 is named, not skipped in silence"
+    )
+    func foldersWithADamagedFile() throws {
+        let package = try TemporaryFolder()
+        try package.write(
+            "let flag = ProcessInfo.processInfo.environment[\"TINY_MODE\"]\n", to: "Tests/ATests/A.swift")
+        let damaged = package.url.appendingPathComponent("Tests/ATests/Damaged.swift")
+        try Data([0x6C, 0x65, 0x74, 0x20, 0xFF, 0xFE, 0x0A]).write(to: damaged)
+        let scan = UndeclaredVariables.findings(inFolders: ["Tests/ATests"], root: package.url, declared: [])
+        #expect(scan.findings.map(\.variable) == ["TINY_MODE"])
+        #expect(scan.unscanned.count == 1)
+        #expect(scan.unscanned.first?.hasPrefix("Tests/ATests/Damaged.swift: ") == true, "\(scan.unscanned)")
+        let missing = UndeclaredVariables.findings(inFolders: ["Nowhere"], root: package.url, declared: [])
+        #expect(
+            missing.findings.isEmpty && missing.unscanned.isEmpty,
+            "a folder that does not exist holds no files")
+    }
+
     @Test("a read written out inside a multi-line string is text, not a read; the code after it is")
     func variablesInsideMultiLineStrings() {
         let quotes = String(repeating: "\"", count: 3)

@@ -85,7 +85,11 @@ struct TestCacheOptions: ParsableArguments {
             UndeclaredVariables.findings(
                 inFolders: Array(folders), root: inputs.root, declared: inputs.declaredVariables)
         }
-        for finding in undeclared { StandardError.write(finding.warning + "\n") }
+        for finding in undeclared.findings { StandardError.write(finding.warning + "\n") }
+        for reason in undeclared.unscanned {
+            StandardError.write(
+                "warning: test cache: could not look for environment variables read in \(reason)\n")
+        }
         let cached = suites.filter { hits[$0.testTarget] != nil }
         suites.removeAll { hits[$0.testTarget] != nil }
         let memory = UntraceableSuites(cacheFolder: session.cache.local.folder, package: package.name)

@@ -159,23 +159,45 @@ package enum UndeclaredVariables {
         return found
     }
 
-    /// The findings in every Swift file of `folders` (relative to `root`), one per variable.
-    package static func findings(inFolders folders: [String], root: URL, declared: Set<String>) -> [Finding] {
-        var found: [Finding] = []
+    /// What scanning a package's folders found.
+    package struct FolderScan: Sendable, Equatable {
+        /// One per variable, at its first read.
+        package var findings: [Finding] = []
+        /// Why a folder or Swift file could not be scanned (unreadable, or not UTF-8): its
+        /// variables went unchecked, which the user should hear rather than take the silence
+        /// for a clean bill.
+        package var unscanned: [String] = []
+    }
+
+    /// The findings in every Swift file of `folders` (relative to `root`), one per variable,
+    /// and what could not be read.
+    package static func findings(inFolders folders: [String], root: URL, declared: Set<String>) -> FolderScan
+    {
+        var scan = FolderScan()
         var seen: Set<String> = []
         for folder in folders.sorted() {
-            // Advice only: a folder or file that cannot be read fails the keys, which read them all.
-            let files = (try? FileTreeDigests.files(under: root.appendingPathComponent(folder).path)) ?? []
+            let files: [FileTreeDigests.File]
+            do {
+                files = try FileTreeDigests.files(under: root.appendingPathComponent(folder).path)
+            } catch {
+                scan.unscanned.append("\(folder): \(error)")
+                continue
+            }
             for file in files.map(\.path).sorted() where file.hasSuffix(".swift") {
                 let path = folder + "/" + file
-                guard let source = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-                else { continue }
+                let source: String
+                do {
+                    source = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                } catch {
+                    scan.unscanned.append("\(path): \(error.localizedDescription)")
+                    continue
+                }
                 for finding in findings(in: source, file: path, declared: declared)
                 where seen.insert(finding.variable).inserted {
-                    found.append(finding)
+                    scan.findings.append(finding)
                 }
             }
         }
-        return found
+        return scan
     }
 }
