@@ -5,12 +5,13 @@ import RibcageTesting
     import FoundationXML
 #endif
 
-/// What keeping each test case's outcome in the test cache costs a run: the entries a run's
-/// suites would store, written to a scratch cache with their cases and without them, in turns.
+/// What recording outcomes costs a green run in the test cache: each suite's entry stored with
+/// its cases, plus the look-up of its key's red slot that tells a flaky test without a retry,
+/// against the entry stored bare and no look-up (what the cache did before it kept outcomes).
 ///
 /// The cases come from a real run's JUnit report (`ribcage test --junit-output`), so the names,
 /// counts and durations are that package's own; the keys are the same small key on both sides,
-/// so the difference is the cases alone.
+/// so the difference is the outcomes alone.
 struct OutcomeRecording {
     /// The cases of each test target, as the JUnit report gave them.
     let casesByTarget: [String: [TestCacheEntry.CaseOutcome]]
@@ -32,22 +33,24 @@ struct OutcomeRecording {
 
     var caseCount: Int { casesByTarget.values.reduce(0) { $0 + $1.count } }
 
-    /// The median extra seconds, over `repetitions` turns, that storing every suite's entry with
-    /// its cases took over storing it without them.
+    /// The median extra seconds, over `repetitions` turns, that recording every suite's outcomes
+    /// took over storing its entry bare.
     func medianExtraSeconds(repetitions: Int) async throws -> Double {
         var extra: [Double] = []
         for repetition in 0..<repetitions {
             // Alternating which side goes first, so a warm page cache favours neither.
             let order = repetition.isMultiple(of: 2) ? [true, false] : [false, true]
             var seconds: [Bool: Double] = [:]
-            for withCases in order { seconds[withCases] = try await timeStoringAll(withCases: withCases) }
+            for withOutcomes in order {
+                seconds[withOutcomes] = try await timeStoringAll(withOutcomes: withOutcomes)
+            }
             extra.append((seconds[true] ?? 0) - (seconds[false] ?? 0))
         }
         extra.sort()
         return extra[extra.count / 2]
     }
 
-    private func timeStoringAll(withCases: Bool) async throws -> Double {
+    private func timeStoringAll(withOutcomes: Bool) async throws -> Double {
         try await ScratchFolder.with(prefix: "bench-outcomes") { folder in
             let cache = TestCache(local: LocalBlobStore(folder: folder), remote: nil, warn: { print($0) })
             let clock = ContinuousClock()
@@ -59,8 +62,12 @@ struct OutcomeRecording {
                 )
                 let entry = TestCacheEntry(
                     testTarget: target, key: key, passed: cases.count, skipped: 0, seconds: 1, commit: nil,
-                    host: "bench", date: Date(), recordedInputs: [], cases: withCases ? cases : nil)
+                    host: "bench", date: Date(), recordedInputs: [], cases: withOutcomes ? cases : nil)
                 await cache.record(entry)
+                if withOutcomes, await cache.lookUpRed(key) != nil {
+                    throw TestRunnerBenchmark.Failure(
+                        description: "a red run was found in an empty scratch cache")
+                }
             }
             return Measurement.seconds(clock.now - start)
         }

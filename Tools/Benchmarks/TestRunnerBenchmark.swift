@@ -133,7 +133,7 @@ struct TestRunnerBenchmark: AsyncParsableCommand {
         let recording = try OutcomeRecording(junitReport: URL(fileURLWithPath: junit))
         let extra = try await recording.medianExtraSeconds(repetitions: 21)
         print(
-            "each case's outcome kept in the cache:    \(String(format: "%+.2f ms", 1000 * extra)) for \(recording.caseCount) cases in \(recording.casesByTarget.count) suites, \(String(format: "%.3f%%", 100 * extra / median("ours"))) of ribcage test (median of 21)"
+            "outcomes recorded (cases, red slot):     \(String(format: "%+.2f ms", 1000 * extra)) for \(recording.caseCount) cases in \(recording.casesByTarget.count) suites, \(String(format: "%.3f%%", 100 * extra / median("ours"))) of ribcage test (median of 21)"
         )
         for (name, count) in failures.sorted(by: { $0.key < $1.key }) {
             print("warning: \(count) \(name) run\(count == 1 ? "" : "s") had failing tests or failed to run")
