@@ -46,16 +46,6 @@ package enum ChangeImpact {
 
     /// The files changed since `base` in the git repository at `root`, untracked files included.
     package static func changedFiles(in root: URL, since base: String) async throws -> [String] {
-        guard Shell.isOnPath("git") else { throw RibcageError.commandNotFound("git", hint: "Install git.") }
-        let diff = try await Shell.run("git", ["diff", "--name-only", base, "--", "."], in: root)
-        guard diff.succeeded else { throw RibcageError.gitFailed(diff.errorText) }
-        let untracked = try await Shell.run("git", ["ls-files", "--others", "--exclude-standard"], in: root)
-        let prefix = try await Shell.run("git", ["rev-parse", "--show-prefix"], in: root).outputText
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        // `git diff` names files from the repository's root; make them relative to the package.
-        let fromDiff = diff.outputText.split(separator: "\n").map(String.init).compactMap { path -> String? in
-            prefix.isEmpty ? path : (path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil)
-        }
-        return fromDiff + untracked.outputText.split(separator: "\n").map(String.init)
+        try await GitWorkTree(root: root).changedFiles(since: base)
     }
 }

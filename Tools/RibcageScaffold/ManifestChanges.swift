@@ -16,15 +16,8 @@ struct ManifestChanges {
 
     /// The files with uncommitted changes the tool did not make; empty outside a git work tree.
     func foreignChanges() async throws -> [String] {
-        guard Shell.isOnPath("git") else { return [] }
-        let inside = try await Shell.run("git", ["rev-parse", "--is-inside-work-tree"], in: root)
-        guard inside.succeeded else { return [] }
-        let status = try await Shell.run("git", ["status", "--porcelain", "--"] + Self.files, in: root)
-        guard status.succeeded else { throw RibcageError.gitFailed(status.errorText) }
-        let changed = Self.files.filter { file in
-            status.outputText.split(separator: "\n").contains { $0.hasSuffix(" \(file)") }
-        }
-        return changed.filter { file in
+        guard let workTree = try await GitWorkTree.containing(root) else { return [] }
+        return try await workTree.uncommitted(Self.files).filter { file in
             let current = try? Data(contentsOf: root.appendingPathComponent(file))
             let written = try? Data(contentsOf: ledger.appendingPathComponent(file))
             return current == nil || current != written

@@ -240,14 +240,10 @@ package struct TestCacheSession: Sendable {
     }
 
     /// `git rev-parse --short HEAD`, with `+changes` when `git status` shows edits; nil outside
-    /// git.
+    /// git or before the first commit. The commit only labels an entry for people reading it
+    /// (the key, not the commit, decides a hit), so a git that cannot say is no reason to stop.
     package static func commit(at root: URL) async -> String? {
-        guard Shell.isOnPath("git"),
-            let head = try? await Shell.run("git", ["rev-parse", "--short", "HEAD"], in: root), head.succeeded
-        else { return nil }
-        let hash = head.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let status = try? await Shell.run("git", ["status", "--porcelain", "--", "."], in: root)
-        let dirty = status.map { $0.succeeded && !$0.outputText.isEmpty } ?? false
-        return dirty ? "\(hash)+changes" : hash
+        guard let workTree = try? await GitWorkTree.containing(root) else { return nil }
+        return try? await workTree.headDescription()
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import RibcagePackage
+import Testing
+
+/// A real repository with the package in a subfolder, where git's commands disagree on what
+/// their paths are relative to.
+@Suite("Git work tree")
+struct GitWorkTreeTests {
+    let folder: TemporaryFolder
+    var package: URL { folder.url.appendingPathComponent("app", isDirectory: true) }
+
+    init() async throws {
+        folder = try TemporaryFolder()
+        try folder.write("// top\n", to: "README.md")
+        try folder.write("// manifest\n", to: "app/Package.swift")
+        try folder.write("// table\n", to: "app/Project.swift.md")
+        try folder.write("let a = 1\n", to: "app/Sources/A/A.swift")
+        try folder.write("let b = 1\n", to: "app/Sources/B/B with space é.swift")
+        try await git("init", "-q")
+        try await git("add", ".")
+        try await git("commit", "-q", "-m", "first")
+    }
+
+    private func git(_ arguments: String...) async throws {
+        let result = try await Shell.run(
+            "git", ["-c", "user.name=t", "-c", "user.email=t@t", "-C", folder.url.path] + arguments)
+        #expect(result.succeeded, "git \(arguments): \(result.errorText)")
+    }
+
+    @Test("changed files are named from the package's folder, edits, untracked and odd names alike")
+    func changedFiles() async throws {
+        try folder.write("let a = 2\n", to: "app/Sources/A/A.swift")
+        try folder.write("let b = 2\n", to: "app/Sources/B/B with space é.swift")
+        try folder.write("let c = 1\n", to: "app/Sources/C/New.swift")
+        try folder.write("// outside the package\n", to: "README.md")
+        let changed = try await GitWorkTree(root: package).changedFiles(since: "HEAD")
+        #expect(
+            Set(changed) == ["Sources/A/A.swift", "Sources/B/B with space é.swift", "Sources/C/New.swift"])
+    }
+
+    @Test("an unknown base is git's error, not an empty change")
+    func unknownBase() async throws {
+        await #expect(throws: RibcageError.self) {
+            try await GitWorkTree(root: package).changedFiles(since: "no-such-branch")
+        }
+    }
+
+    @Test("uncommitted manifests in a subfolder package are seen, staged, edited or renamed")
+    func uncommitted() async throws {
+        let workTree = try #require(try await GitWorkTree.containing(package))
+        #expect(try await workTree.uncommitted(["Package.swift", "Project.swift.md"]).isEmpty)
+        try folder.write("// edited\n", to: "app/Package.swift")
+        #expect(try await workTree.uncommitted(["Package.swift", "Project.swift.md"]) == ["Package.swift"])
+        try await git("add", "app/Package.swift")
+        try await git("mv", "app/Project.swift.md", "app/Old.md")
+        try folder.write("// back, new\n", to: "app/Project.swift.md")
+        #expect(
+            try await workTree.uncommitted(["Package.swift", "Project.swift.md"]) == [
+                "Package.swift", "Project.swift.md",
+            ])
+    }
+
+    @Test("the head is labelled with +changes only when the package has edits")
+    func headDescription() async throws {
+        let workTree = GitWorkTree(root: package)
+        let clean = try await workTree.headDescription()
+        #expect(!clean.isEmpty && !clean.hasSuffix("+changes"))
+        try folder.write("// outside the package\n", to: "README.md")
+        #expect(try await workTree.headDescription() == clean)
+        try folder.write("let a = 3\n", to: "app/Sources/A/A.swift")
+        #expect(try await workTree.headDescription() == clean + "+changes")
+    }
+
+    @Test("outside any repository there is no work tree, and a question is git's error")
+    func outside() async throws {
+        let loose = try TemporaryFolder()
+        #expect(try await GitWorkTree.containing(loose.url) == nil)
+        await #expect(throws: RibcageError.self) {
+            try await GitWorkTree(root: loose.url).headDescription()
+        }
+    }
+}

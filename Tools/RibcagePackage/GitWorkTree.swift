@@ -1,0 +1,92 @@
+import Foundation
+
+/// The git work tree a package sits in: the one place ribcage runs git.
+///
+/// Paths go in and come out relative to ``root``, the package's folder, which may be a
+/// subfolder of the repository: git names files from the repository's top in some commands
+/// (`diff`, `status --porcelain`) and from the current folder in others (`ls-files`).
+package struct GitWorkTree: Sendable {
+    /// The package's folder, inside the work tree.
+    package var root: URL
+
+    /// The work tree at `root`. Nothing is checked until a question is asked: a folder outside
+    /// any repository then fails with git's own words.
+    package init(root: URL) {
+        self.root = root
+    }
+
+    /// The work tree holding `root`, or nil when git is not installed or `root` is in none.
+    package static func containing(_ root: URL) async throws -> GitWorkTree? {
+        guard Shell.isOnPath("git") else { return nil }
+        let inside = try await Shell.run("git", ["rev-parse", "--is-inside-work-tree"], in: root)
+        guard inside.succeeded, inside.outputText.trimmingCharacters(in: .whitespacesAndNewlines) == "true"
+        else { return nil }
+        return GitWorkTree(root: root)
+    }
+
+    /// The files under ``root`` changed since `base` (committed or not), and the untracked ones
+    /// that are not ignored.
+    ///
+    /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` without git,
+    ///   ``RibcageError/gitFailed(_:)`` when git refuses (`base` unknown, not a repository).
+    package func changedFiles(since base: String) async throws -> [String] {
+        guard Shell.isOnPath("git") else { throw RibcageError.commandNotFound("git", hint: "Install git.") }
+        let changed = try await fromTop(fields(of: git("diff", "--name-only", "-z", base, "--", ".")))
+        let untracked = try await fields(of: git("ls-files", "-z", "--others", "--exclude-standard"))
+        return changed + untracked
+    }
+
+    /// Those of `files` that differ from the last commit: edited, staged, new or deleted.
+    package func uncommitted(_ files: [String]) async throws -> [String] {
+        let entries = try await fields(of: git(["status", "--porcelain", "-z", "--"] + files))
+        // `XY path`; a rename or copy (`R`, `C`) is followed by a field with its old path,
+        // which has changed too.
+        var paths: [String] = []
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
+            paths.append(String(entry.dropFirst(3)))
+            if entry.prefix(2).contains(where: { $0 == "R" || $0 == "C" }), index + 1 < entries.count {
+                paths.append(entries[index + 1])
+                index += 1
+            }
+            index += 1
+        }
+        let changed = try await fromTop(paths)
+        return files.filter(changed.contains)
+    }
+
+    /// `abc1234`, or `abc1234+changes` when anything under ``root`` is uncommitted.
+    package func headDescription() async throws -> String {
+        let hash = try await git("rev-parse", "--short", "HEAD").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let status = try await git("status", "--porcelain", "--", ".")
+        return status.isEmpty ? hash : "\(hash)+changes"
+    }
+
+    /// Paths git gave from the repository's top, made relative to ``root``; those outside it
+    /// are left out.
+    private func fromTop(_ paths: [String]) async throws -> [String] {
+        let prefix = try await git("rev-parse", "--show-prefix").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        guard !prefix.isEmpty else { return paths }
+        return paths.compactMap { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
+    }
+
+    /// The paths of a `-z` listing: NUL-separated and never quoted, whatever their characters.
+    private func fields(of output: String) -> [String] {
+        output.split(separator: "\0").map(String.init)
+    }
+
+    private func git(_ arguments: String...) async throws -> String {
+        try await git(arguments)
+    }
+
+    private func git(_ arguments: [String]) async throws -> String {
+        let result = try await Shell.run("git", arguments, in: root)
+        guard result.succeeded else {
+            throw RibcageError.gitFailed("git \(arguments.joined(separator: " ")): \(result.errorText)")
+        }
+        return result.outputText
+    }
+}
