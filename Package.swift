@@ -110,7 +110,12 @@ let modules: [Module] = [
     .tool("RibcagePackage", dependencies: ["BlockingWork", .subprocess, .systemPackage], tests: false),
     .tool("RibcageGraph", dependencies: ["RibcagePackage"], tests: false),
     .tool("RibcageTesting", dependencies: ["BlockingWork", "RibcagePackage", "RibcageGraph"], tests: false),
-    .tool("RibcageLint", dependencies: ["BlockingWork", "RibcagePackage"], tests: false),
+    .tool(
+        "RibcageLint",
+        dependencies: [
+            "BlockingWork", "RibcagePackage", .swiftSyntax, .swiftParser, .swiftIfConfig, .swiftDiagnostics,
+        ],
+        tests: false),
     .tool(
         "RibcageScaffold",
         dependencies: ["BlockingWork", "RibcagePackage", "RibcageLint", .swiftSyntax, .swiftParser],
@@ -140,7 +145,6 @@ let modules: [Module] = [
             "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor", "Root", .subprocess,
             .systemPackage,
             "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore, .histogram, "TodoAppTesting",
-            .swiftSyntax, .swiftParser,
         ],
         tests: false, exclude: ["kiwi_layout_bench.py"]),
 ]
@@ -167,6 +171,8 @@ extension Target.Dependency {
     static let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
     static let swiftSyntax = Target.Dependency.product(name: "SwiftSyntax", package: "swift-syntax")
     static let swiftParser = Target.Dependency.product(name: "SwiftParser", package: "swift-syntax")
+    static let swiftIfConfig = Target.Dependency.product(name: "SwiftIfConfig", package: "swift-syntax")
+    static let swiftDiagnostics = Target.Dependency.product(name: "SwiftDiagnostics", package: "swift-syntax")
     static let asyncHTTPClient = Target.Dependency.product(
         name: "AsyncHTTPClient", package: "async-http-client")
     static let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")

@@ -165,8 +165,7 @@ struct CompilationConditionTests {
         operatingSystem: "Linux")
 
     static func evaluate(_ text: String) -> Bool? {
-        let tokens = SwiftTokenizer.tokens(in: text)
-        return CompilationCondition.parse(tokens).evaluate(in: linux)
+        CompilationCondition.parse(text).evaluate(in: linux)
     }
 
     @Test(
@@ -183,6 +182,10 @@ struct CompilationConditionTests {
             ("_pointerBitWidth(_64)", true), ("DEBUG", true), ("ENABLE_MOCKING", false),
             ("ConfigurationSupport", true), ("true", true), ("false || !true", false),
             ("canImport(Glibc) && (os(Linux) || os(Android))", true),
+            ("os(Linux) || os(Windows) && DEBUG", true), ("!DEBUG || os(Windows) && os(Linux)", false),
+            ("_hasAtomicBitWidth(_64)", true), ("_ptrauth(_arm64e)", false),
+            ("canImport(Glibc.Unistd)", true),
+            ("$Macros || os(Linux)", true),
         ])
     func evaluates(_ condition: String, _ expected: Bool) {
         #expect(Self.evaluate(condition) == expected)
@@ -195,5 +198,44 @@ struct CompilationConditionTests {
         #expect(Self.evaluate("hasFeature(Embedded) && os(Windows)") == false)
         #expect(Self.evaluate("hasFeature(Embedded) || os(Linux)") == true)
         #expect(Self.evaluate("os(Linux) &&") == nil, "a condition it cannot read")
+        #expect(Self.evaluate("hasAttribute(retroactive) || os(Windows)") == nil)
+        #expect(Self.evaluate("notACheck(Linux)") == nil, "a check SwiftIfConfig does not know")
+        #expect(Self.evaluate("os(Linux) + 1") == nil, "an operator no #if accepts")
+    }
+
+    @Test("an unknown compiler version leaves compiler() and swift() unknown, not false")
+    func unknownCompiler() {
+        let unknown = BuildConditions(
+            toolchain: Toolchain(modules: [], compilerVersion: []), flags: [], importable: [],
+            operatingSystem: "Linux")
+        #expect(CompilationCondition.parse("compiler(>=6.0)").evaluate(in: unknown) == nil)
+        #expect(CompilationCondition.parse("swift(<5.9)").evaluate(in: unknown) == nil)
+        #expect(CompilationCondition.parse("os(Linux)").evaluate(in: unknown) == true)
+    }
+
+    @Test("&& binds tighter than ||, as Swift reads it")
+    func precedence() {
+        #expect(
+            CompilationCondition.parse("A || B && !C || D").description == "(A || (B && !C)) || D")
+    }
+}
+
+@Suite("Module maps")
+struct ModuleMapTests {
+    @Test("top-level modules, past comments, strings, attributes and submodules")
+    func topLevel() {
+        let map = """
+            // module Commented {
+            /* module InBlock { } */
+            module SwiftGlibc [system] {
+                header "SwiftGlibc.h"
+                explicit module Sub { header "module Inner.h" }
+                export *
+            }
+            framework module Kit { umbrella header "Kit.h" module * { export * } }
+            extern module Elsewhere "other/module.modulemap"
+            module _Builtin_stdint [system] [extern_c] { header "stdint.h" }
+            """
+        #expect(ModuleMap.topLevelModules(in: map) == ["SwiftGlibc", "Kit", "Elsewhere", "_Builtin_stdint"])
     }
 }

@@ -105,44 +105,27 @@ struct GraphBenchmark: AsyncParsableCommand {
             func work() -> Int { \(index) }
             """
         }
-        // The scanner and SwiftParser over the same sources, taking turns at going first, each
-        // timed `repetitions` times; both must find the same import declarations.
+        // The scanner (SwiftParser, with each `#if` clause's condition read), timed `repetitions`
+        // times over the same sources.
         var references = 0
-        var scannedImports = 0
-        var parsedImports = 0
+        var imports = 0
         var scans: [Double] = []
-        var parses: [Double] = []
         let clock = ContinuousClock()
-        for round in 0..<repetitions {
-            for scanner in round.isMultiple(of: 2) ? [true, false] : [false, true] {
-                let start = clock.now
-                if scanner {
-                    (references, scannedImports) = (0, 0)
-                    for source in sources {
-                        let found = ImportScanner.references(in: source)
-                        references += found.count
-                        scannedImports += found.filter { $0.form == .import }.count
-                    }
-                    scans.append(Measurement.seconds(clock.now - start))
-                } else {
-                    parsedImports = 0
-                    for source in sources { parsedImports += SwiftParserImports.count(in: source) }
-                    parses.append(Measurement.seconds(clock.now - start))
-                }
+        for _ in 0..<repetitions {
+            (references, imports) = (0, 0)
+            let start = clock.now
+            for source in sources {
+                let found = ImportScanner.references(in: source)
+                references += found.count
+                imports += found.filter { $0.form == .import }.count
             }
+            scans.append(Measurement.seconds(clock.now - start))
         }
         let scan = scans.sorted()[scans.count / 2]
-        let parse = parses.sorted()[parses.count / 2]
         print(
             "\nimport scan: \(Measurement.grouped(Double(files))) files in \(Measurement.milliseconds(scan)) "
                 + "(\(Measurement.grouped(Double(files) / scan)) files/s), \(Measurement.grouped(Double(references))) references, "
-                + "\(Measurement.grouped(Double(scannedImports))) of them import declarations"
-        )
-        print(
-            "the same files through SwiftParser: \(Measurement.milliseconds(parse)) "
-                + "(\(Measurement.grouped(Double(files) / parse)) files/s, \(String(format: "%.2f", parse / scan))× the scanner's time), "
-                + "\(Measurement.grouped(Double(parsedImports))) import declarations"
-                + (parsedImports == scannedImports ? "" : " — NOT the scanner's count")
+                + "\(Measurement.grouped(Double(imports))) of them import declarations"
         )
     }
 

@@ -1,13 +1,18 @@
+import SwiftIfConfig
+import SwiftSyntax
+
 /// What `#if` conditions see when one target is built on this machine in SwiftPM's default
 /// debug configuration: the platform, the toolchain, the target's flags and the modules it can
-/// import.
+/// import. SwiftIfConfig asks it through ``BuildConfiguration``; what only the compiler knows
+/// (`hasFeature`, `hasAttribute`) is thrown as ``BuildConditions/Unknown``, which lint reads as
+/// "may be compiled".
 package struct BuildConditions: Sendable {
     /// The operating system as `os(…)` names it.
     package var operatingSystem: String
     /// The architecture as `arch(…)` names it.
     package var architecture: String
-    /// The compiler's version, for `compiler(…)` and `swift(…)`; empty when unknown.
-    package var compilerVersion: [Int]
+    /// The compiler's version, for `compiler(…)` and `swift(…)`: `[6, 3, 1]`; empty when unknown.
+    package var compilerVersionComponents: [Int]
     /// Flags that are set: `DEBUG`, the target's `-D` defines, the package's enabled traits.
     package var flags: Set<String>
     /// Modules for which `canImport` holds: the platform's SDK and the target's declared
@@ -21,7 +26,7 @@ package struct BuildConditions: Sendable {
     ) {
         self.operatingSystem = operatingSystem
         self.architecture = toolchain.architecture
-        self.compilerVersion = toolchain.compilerVersion
+        self.compilerVersionComponents = toolchain.compilerVersion
         self.flags = flags
         self.importable = importable
     }
@@ -44,55 +49,64 @@ package struct BuildConditions: Sendable {
             "unknown"
         #endif
     }
+}
 
-    /// `canImport(Darwin)`, `os(Linux)`, `compiler(>=6.1)`…; `nil` for what cannot be known.
-    func evaluateCheck(_ name: String, argument: String) -> Bool? {
-        switch name {
-        case "os":
-            return argument == operatingSystem
-        case "arch":
-            return argument == architecture
-        case "canImport":
-            let module = argument.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces)
-            return importable.contains(module)
-        case "compiler", "swift":
-            return Self.compare(compilerVersion, with: argument)
-        case "targetEnvironment":
-            // simulator and macCatalyst exist only on Apple platforms.
-            return false
-        case "_runtime":
-            return argument == "_Native" || (argument == "_multithreaded" && operatingSystem != "WASI")
-        case "_endian":
-            return argument == "little"
-        case "_pointerBitWidth":
-            return argument == "_64"
-        case "_hasAtomicBitWidth":
-            return ["_8", "_16", "_32", "_64"].contains(argument) ? true : nil
-        case "_ptrauth":
-            return false
-        default:
-            // hasFeature, hasAttribute, _compiler_version: the compiler's business.
-            return nil
-        }
+extension BuildConditions: BuildConfiguration {
+    /// A question about the build that only the compiler can answer.
+    package struct Unknown: Error, CustomStringConvertible {
+        package var question: String
+        package var description: String { "only the compiler knows \(question)" }
     }
 
-    /// `>=6.1` or `<5.9` against a version; `nil` when either side is unreadable.
-    static func compare(_ version: [Int], with argument: String) -> Bool? {
-        guard !version.isEmpty else { return nil }
-        let isAtLeast: Bool
-        let number: Substring
-        if argument.hasPrefix(">=") {
-            (isAtLeast, number) = (true, argument.dropFirst(2))
-        } else if argument.hasPrefix("<") {
-            (isAtLeast, number) = (false, argument.dropFirst(1))
-        } else {
-            return nil
-        }
-        let wanted = number.split(separator: ".").compactMap { Int($0) }
-        guard !wanted.isEmpty else { return nil }
-        let width = max(version.count, wanted.count)
-        let padded = { (parts: [Int]) in parts + Array(repeating: 0, count: width - parts.count) }
-        let atLeast = !padded(version).lexicographicallyPrecedes(padded(wanted))
-        return isAtLeast ? atLeast : !atLeast
+    package func isCustomConditionSet(name: String) throws -> Bool {
+        flags.contains(name)
     }
+
+    package func hasFeature(name: String) throws -> Bool {
+        throw Unknown(question: "hasFeature(\(name))")
+    }
+
+    package func hasAttribute(name: String) throws -> Bool {
+        throw Unknown(question: "hasAttribute(\(name))")
+    }
+
+    /// Whether the first component of the path is importable; a version asked for is not
+    /// checked, because the modules are known by name only.
+    package func canImport(importPath: [(TokenSyntax, String)], version: CanImportVersion) throws -> Bool {
+        guard let module = importPath.first?.1 else { throw Unknown(question: "canImport()") }
+        return importable.contains(module)
+    }
+
+    package func isActiveTargetOS(name: String) throws -> Bool {
+        name == operatingSystem
+    }
+
+    package func isActiveTargetArchitecture(name: String) throws -> Bool {
+        name == architecture
+    }
+
+    /// `simulator` and `macCatalyst` exist only on Apple platforms, and lint runs on Linux.
+    package func isActiveTargetEnvironment(name: String) throws -> Bool {
+        false
+    }
+
+    package func isActiveTargetRuntime(name: String) throws -> Bool {
+        name == "_Native" || (name == "_multithreaded" && operatingSystem != "WASI")
+    }
+
+    package func isActiveTargetPointerAuthentication(name: String) throws -> Bool {
+        false
+    }
+
+    package var targetPointerBitWidth: Int { 64 }
+
+    package var targetAtomicBitWidths: [Int] { [8, 16, 32, 64] }
+
+    package var endianness: Endianness { .little }
+
+    /// The compiler's version: each target's language mode is not read, so `swift(…)` is judged
+    /// by the compiler that builds it, as a target in the newest mode would be.
+    package var languageVersion: VersionTuple { VersionTuple(components: compilerVersionComponents) }
+
+    package var compilerVersion: VersionTuple { VersionTuple(components: compilerVersionComponents) }
 }

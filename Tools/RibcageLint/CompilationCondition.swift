@@ -1,4 +1,10 @@
-/// The condition of an `#if` branch, such as `canImport(Darwin) || os(Linux)`.
+import SwiftDiagnostics
+import SwiftIfConfig
+import SwiftParser
+import SwiftSyntax
+
+/// The condition of an `#if` branch, such as `canImport(Darwin) || os(Linux)`, kept as a value
+/// so that one scan of a file serves every build it is checked against.
 package indirect enum CompilationCondition: Sendable, Equatable, CustomStringConvertible {
     /// `true` or `false`.
     case literal(Bool)
@@ -13,7 +19,7 @@ package indirect enum CompilationCondition: Sendable, Equatable, CustomStringCon
     case and(CompilationCondition, CompilationCondition)
     /// `left || right`.
     case or(CompilationCondition, CompilationCondition)
-    /// Text the reader does not understand; it evaluates to "unknown".
+    /// Text that is not a condition Swift can read; it evaluates to "unknown".
     case unreadable(String)
 
     /// The condition as Swift would spell it.
@@ -40,7 +46,8 @@ package indirect enum CompilationCondition: Sendable, Equatable, CustomStringCon
     package var canImportModules: [String] {
         switch self {
         case .check("canImport", let argument):
-            [String(argument.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))]
+            // `canImport(Glibc.Unistd, _version: 1)` uses the module `Glibc`.
+            [String(argument.prefix { $0 != "," && $0 != "." }.trimmingCharacters(in: .whitespaces))]
         case .not(let inner): inner.canImportModules
         case .and(let left, let right), .or(let left, let right):
             left.canImportModules + right.canImportModules
@@ -55,16 +62,23 @@ package indirect enum CompilationCondition: Sendable, Equatable, CustomStringCon
         return result
     }
 
-    /// Evaluates the condition for a build, in three values: `nil` when it cannot be known
-    /// from outside the compiler (`hasFeature`, text it cannot read).
+    /// Evaluates the condition for a build, in three values: `nil` when it cannot be known from
+    /// outside the compiler (`hasFeature`, a check the configuration cannot answer, text that is
+    /// no condition).
+    ///
+    /// Each check is SwiftIfConfig's to judge, against `build`; only `!`, `&&` and `||` are
+    /// combined here, because SwiftIfConfig has two values and lint needs the third: an import
+    /// under a condition nobody outside the compiler can know must still be checked.
     package func evaluate(in build: BuildConditions) -> Bool? {
         switch self {
         case .literal(let value):
             return value
-        case .flag(let name):
-            return build.flags.contains(name)
-        case .check(let name, let argument):
-            return build.evaluateCheck(name, argument: argument)
+        case .check("compiler", _), .check("swift", _),
+            .check("_compiler_version", _)
+        where build.compilerVersionComponents.isEmpty:
+            return nil
+        case .flag, .check:
+            return Self.evaluateCheck(description, in: build)
         case .not(let inner):
             return inner.evaluate(in: build).map { !$0 }
         case .and(let left, let right):
@@ -79,96 +93,112 @@ package indirect enum CompilationCondition: Sendable, Equatable, CustomStringCon
             return nil
         }
     }
+
+    /// One flag or check, as SwiftIfConfig evaluates it; `nil` when the configuration could not
+    /// answer or SwiftIfConfig does not know the check.
+    private static func evaluateCheck(_ text: String, in configuration: some BuildConfiguration) -> Bool? {
+        guard let expression = Self.conditions(in: "#if \(text)\n#endif\n").first else { return nil }
+        let (state, _, diagnostics) = IfConfigRegionState.evaluating(expression, in: configuration)
+        guard !diagnostics.contains(where: { $0.diagMessage.severity == .error }) else { return nil }
+        return state == .active
+    }
+
+    /// The condition written in `text`, as an `#if` would read it: `os(Linux) && !DEBUG`.
+    package static func parse(_ text: String) -> CompilationCondition {
+        guard let expression = conditions(in: "#if \(text)\n#endif\n").first else {
+            return .unreadable(text)
+        }
+        return CompilationCondition(expression)
+    }
+
+    private static func conditions(in source: String) -> [ExprSyntax] {
+        Parser.parse(source: source).statements.compactMap {
+            $0.item.as(IfConfigDeclSyntax.self)?.clauses.first?.condition
+        }
+    }
 }
 
 extension CompilationCondition {
-    /// Parses the tokens of an `#if` or `#elseif` condition.
-    ///
-    /// The grammar is Swift's: `||` binds looser than `&&`, `!` binds tightest, and parentheses
-    /// group. Anything else becomes ``unreadable(_:)`` rather than a guess.
-    package static func parse(_ tokens: [SwiftToken]) -> CompilationCondition {
-        var parser = ConditionParser(tokens: tokens)
-        let condition = parser.parseOr()
-        guard parser.index == tokens.count, let condition else {
-            return .unreadable(tokens.map(\.text).joined(separator: " "))
+    /// Reads an `#if` or `#elseif` clause's condition from SwiftParser's tree. The parser leaves
+    /// `&&` and `||` as a flat sequence; they are grouped here by Swift's precedence (`||` looser
+    /// than `&&`). A condition with a syntax error, or of a shape no `#if` accepts, is
+    /// ``unreadable(_:)``: a guess would decide what lint checks.
+    package init(_ expression: ExprSyntax) {
+        guard !expression.hasError, let condition = Self.read(expression) else {
+            self = .unreadable(expression.trimmedDescription)
+            return
         }
-        return condition
-    }
-}
-
-private struct ConditionParser {
-    let tokens: [SwiftToken]
-    var index = 0
-
-    var current: SwiftToken? { index < tokens.count ? tokens[index] : nil }
-
-    mutating func parseOr() -> CompilationCondition? {
-        guard var left = parseAnd() else { return nil }
-        while current?.text == "||" {
-            index += 1
-            guard let right = parseAnd() else { return nil }
-            left = .or(left, right)
-        }
-        return left
+        self = condition
     }
 
-    mutating func parseAnd() -> CompilationCondition? {
-        guard var left = parseUnary() else { return nil }
-        while current?.text == "&&" {
-            index += 1
-            guard let right = parseUnary() else { return nil }
-            left = .and(left, right)
+    private static func read(_ expression: ExprSyntax) -> CompilationCondition? {
+        if let literal = expression.as(BooleanLiteralExprSyntax.self) {
+            return .literal(literal.literal.tokenKind == .keyword(.true))
         }
-        return left
+        if let name = expression.as(DeclReferenceExprSyntax.self), name.argumentNames == nil {
+            return .flag(name.baseName.text)
+        }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
+            return read(prefix.expression).map { .not($0) }
+        }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+            let only = tuple.elements.first, only.label == nil
+        {
+            return read(only.expression)
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self),
+            let name = call.calledExpression.as(DeclReferenceExprSyntax.self),
+            call.trailingClosure == nil
+        {
+            return .check(name.baseName.text, argument: call.arguments.trimmedDescription)
+        }
+        if let sequence = expression.as(SequenceExprSyntax.self) {
+            return read(sequence: Array(sequence.elements))
+        }
+        if let infix = expression.as(InfixOperatorExprSyntax.self),
+            let op = infix.operator.as(BinaryOperatorExprSyntax.self)
+        {
+            return combine(read(infix.leftOperand), op.operator.text, read(infix.rightOperand))
+        }
+        return nil
     }
 
-    mutating func parseUnary() -> CompilationCondition? {
-        guard let token = current else { return nil }
-        if token.text == "!" {
-            index += 1
-            return parseUnary().map { .not($0) }
-        }
-        if token.text == "(" {
-            index += 1
-            let inner = parseOr()
-            guard current?.text == ")" else { return nil }
-            index += 1
-            return inner
-        }
-        guard token.kind == .identifier else { return nil }
-        index += 1
-        if token.text == "true" { return .literal(true) }
-        if token.text == "false" { return .literal(false) }
-        guard current?.text == "(" else { return .flag(token.text) }
-        // A check's argument runs to the matching `)`: `>=6.1`, `Darwin`, `Foo, _version: 2`.
-        index += 1
-        var depth = 1
-        var argument: [String] = []
-        while let next = current {
-            index += 1
-            if next.text == "(" { depth += 1 }
-            if next.text == ")" {
-                depth -= 1
-                if depth == 0 { break }
-            }
-            argument.append(next.text)
-        }
-        guard depth == 0 else { return nil }
-        return .check(token.text, argument: Self.join(argument))
-    }
-
-    /// Joins argument tokens the way they are written: `>=6.1`, `Foo, _version: 2`.
-    static func join(_ parts: [String]) -> String {
-        var text = ""
-        for part in parts {
-            if part == "," || part == ":" {
-                text += part
-            } else if text.hasSuffix(",") || text.hasSuffix(":") {
-                text += " " + part
+    /// `a && b || c`: operands at even places, `&&` or `||` at odd ones.
+    private static func read(sequence elements: [ExprSyntax]) -> CompilationCondition? {
+        guard elements.count % 2 == 1 else { return nil }
+        var operands: [CompilationCondition] = []
+        var operators: [String] = []
+        for (index, element) in elements.enumerated() {
+            if index.isMultiple(of: 2) {
+                guard let operand = read(element) else { return nil }
+                operands.append(operand)
             } else {
-                text += part
+                guard let op = element.as(BinaryOperatorExprSyntax.self)?.operator.text,
+                    op == "&&" || op == "||"
+                else { return nil }
+                operators.append(op)
             }
         }
-        return text
+        // `&&` first, then `||`, each left to right.
+        var disjuncts: [CompilationCondition] = [operands[0]]
+        for (op, operand) in zip(operators, operands.dropFirst()) {
+            if op == "&&", let last = disjuncts.popLast() {
+                disjuncts.append(.and(last, operand))
+            } else {
+                disjuncts.append(operand)
+            }
+        }
+        return disjuncts.dropFirst().reduce(disjuncts[0]) { .or($0, $1) }
+    }
+
+    private static func combine(
+        _ left: CompilationCondition?, _ op: String, _ right: CompilationCondition?
+    ) -> CompilationCondition? {
+        guard let left, let right else { return nil }
+        switch op {
+        case "&&": return .and(left, right)
+        case "||": return .or(left, right)
+        default: return nil
+        }
     }
 }

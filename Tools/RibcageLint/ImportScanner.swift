@@ -1,174 +1,76 @@
-/// One module a source file refers to by import.
-package struct ImportReference: Sendable, Equatable {
-    /// How the module is referred to.
-    package enum Form: String, Sendable, Codable {
-        /// An import declaration, in any of its forms: `import X`, `public import X`,
-        /// `@_spi(S) @preconcurrency import X`, `import struct X.Y`.
-        case `import`
-        /// `#if canImport(X)`: a use, but a conditional one.
-        case canImport
-    }
+import SwiftParser
+import SwiftSyntax
 
-    /// The module: the first component of an import path.
-    package var module: String
-    /// The line, from 1.
-    package var line: Int
-    /// How it is referred to.
-    package var form: Form
-    /// The attributes written before the import, with their `@`: `@testable`, `@_exported`.
-    package var attributes: [String] = []
-    /// `public`, `package`, `internal`, `fileprivate` or `private`, when written.
-    package var accessLevel: String? = nil
-    /// The conditions of the `#if` branches around it; `nil` when there are none.
-    package var condition: CompilationCondition? = nil
-
-    /// A reference; the scanner fills in attributes and conditions.
-    package init(
-        module: String, line: Int, form: Form, attributes: [String] = [], accessLevel: String? = nil,
-        condition: CompilationCondition? = nil
-    ) {
-        self.module = module
-        self.line = line
-        self.form = form
-        self.attributes = attributes
-        self.accessLevel = accessLevel
-        self.condition = condition
+/// Finds the imports of Swift source with SwiftParser: comments and string literals are never
+/// mistaken for code (the false positives Tuist's line scanner has: #6706, #7281, #8455), and
+/// every import carries the `#if` conditions it sits under, so a caller can tell an import this
+/// platform compiles from one it never sees.
+package enum ImportScanner {
+    /// Every import and `canImport` in `source`, in order.
+    package static func references(in source: String) -> [ImportReference] {
+        let tree = Parser.parse(source: source)
+        let finder = ImportFinder(lines: SourceLocationConverter(fileName: "", tree: tree))
+        finder.walk(tree)
+        return finder.references
     }
 }
 
-/// Finds the imports of Swift source with a real tokenizer (``SwiftTokenizer``): comments and
-/// string literals are never mistaken for code — the false positives Tuist's line scanner has
-/// (#6706, #7281, #8455) — and every import carries the `#if` conditions it sits under, so a
-/// caller can tell an import this platform compiles from one it never sees.
-package enum ImportScanner {
-    private static let importKinds: Set<String> = [
-        "struct", "class", "enum", "protocol", "typealias", "func", "let", "var", "actor",
-    ]
+/// Walks a file's tree, keeping the `#if` branches it is inside as conditions.
+private final class ImportFinder: SyntaxVisitor {
+    private let lines: SourceLocationConverter
+    private var branches = BranchStack()
+    private(set) var references: [ImportReference] = []
+
     private static let accessLevels: Set<String> = [
         "public", "package", "internal", "fileprivate", "private", "open",
     ]
-    /// Tokens after which a new line cannot start a declaration, because the expression goes on.
-    private static let continuations: Set<String> = [".", "(", "[", ",", ":", "=", "->", "&&", "||"]
 
-    /// Every import and `canImport` in `source`, in order.
-    package static func references(in source: String) -> [ImportReference] {
-        let tokens = SwiftTokenizer.tokens(in: source)
-        var references: [ImportReference] = []
-        var branches = BranchStack()
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            switch (token.kind, token.text) {
-            case (.directive, "#if"), (.directive, "#elseif"):
-                let end = conditionEnd(tokens, from: index + 1)
-                let condition = CompilationCondition.parse(Array(tokens[(index + 1)..<end]))
-                if token.text == "#if" { branches.open(condition) } else { branches.elseIf(condition) }
-                for module in condition.canImportModules {
-                    references.append(
-                        ImportReference(
-                            module: module, line: token.line, form: .canImport, condition: branches.enclosing)
-                    )
-                }
-                index = end
-            case (.directive, "#else"):
+    init(lines: SourceLocationConverter) {
+        self.lines = lines
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+        for (index, clause) in node.clauses.enumerated() {
+            let condition = clause.condition.map(CompilationCondition.init)
+            switch (index, condition) {
+            case (0, let condition):
+                branches.open(condition ?? .unreadable(clause.poundKeyword.text))
+            case (_, let condition?):
+                branches.elseIf(condition)
+            case (_, nil):
                 branches.else()
-                index += 1
-            case (.directive, "#endif"):
-                branches.close()
-                index += 1
-            case (.identifier, "import"):
-                if var reference = importDeclaration(tokens, at: index) {
-                    reference.condition = branches.current
-                    references.append(reference)
-                }
-                index += 1
-            default:
-                index += 1
             }
+            let line = lines.location(for: clause.poundKeyword.positionAfterSkippingLeadingTrivia).line
+            for module in condition?.canImportModules ?? [] {
+                references.append(
+                    ImportReference(
+                        module: module, line: line, form: .canImport, condition: branches.enclosing))
+            }
+            if let elements = clause.elements { walk(elements) }
         }
-        return references
+        branches.close()
+        return .skipChildren
     }
 
-    /// A condition runs to the end of its line, and on while a parenthesis is open or the line
-    /// ends with `&&` or `||`.
-    private static func conditionEnd(_ tokens: [SwiftToken], from start: Int) -> Int {
-        var index = start
-        var depth = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            if token.kind == .directive { break }
-            if index > start, token.line > tokens[index - 1].line, depth == 0,
-                !["&&", "||", "!"].contains(tokens[index - 1].text)
-            {
-                break
-            }
-            if token.text == "(" { depth += 1 }
-            if token.text == ")" { depth -= 1 }
-            index += 1
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard let component = node.path.first, !component.name.isMissing else { return .skipChildren }
+        let module = component.name.text.trimmingCharacters(in: ["`"])
+        guard !module.isEmpty else { return .skipChildren }
+        let attributes = node.attributes.compactMap {
+            $0.as(AttributeSyntax.self).map { "@" + $0.attributeName.trimmedDescription }
         }
-        return index
-    }
-
-    /// The import declared by the `import` keyword at `index`, or `nil` when the keyword is
-    /// something else: an argument label (`f(import: x)`) or a member (`x.import`).
-    private static func importDeclaration(_ tokens: [SwiftToken], at index: Int) -> ImportReference? {
-        // Walk back over the modifiers and attributes (with their arguments) of the declaration.
-        var attributes: [String] = []
-        var accessLevel: String?
-        var start = index
-        while start > 0 {
-            let previous = tokens[start - 1]
-            if previous.kind == .identifier, accessLevels.contains(previous.text), accessLevel == nil {
-                accessLevel = previous.text
-                start -= 1
-            } else if previous.kind == .attribute {
-                attributes.insert(previous.text, at: 0)
-                start -= 1
-            } else if previous.text == ")", let open = matchingOpen(tokens, before: start - 1), open > 0,
-                tokens[open - 1].kind == .attribute
-            {
-                attributes.insert(tokens[open - 1].text, at: 0)
-                start = open - 1
-            } else {
-                break
-            }
-        }
-        if start > 0 {
-            let previous = tokens[start - 1]
-            let onEarlierLine = previous.line < tokens[start].line
-            let endsStatement = [";", "{", "}"].contains(previous.text)
-            guard endsStatement || (onEarlierLine && !continuations.contains(previous.text)) else {
-                return nil
-            }
-        }
-        var next = index + 1
-        if next < tokens.count, importKinds.contains(tokens[next].text) { next += 1 }
-        guard next < tokens.count, tokens[next].kind == .identifier, tokens[next].line == tokens[index].line
-        else { return nil }
-        let name = tokens[next].text.trimmingCharacters(in: ["`"])
-        guard !name.isEmpty else { return nil }
-        return ImportReference(
-            module: name, line: tokens[index].line, form: .import, attributes: attributes,
-            accessLevel: accessLevel)
-    }
-
-    /// The index of the `(` that matches the `)` at `close`.
-    private static func matchingOpen(_ tokens: [SwiftToken], before close: Int) -> Int? {
-        var depth = 0
-        var index = close
-        while index >= 0 {
-            if tokens[index].text == ")" { depth += 1 }
-            if tokens[index].text == "(" {
-                depth -= 1
-                if depth == 0 { return index }
-            }
-            index -= 1
-        }
-        return nil
+        let accessLevel = node.modifiers.map(\.name.text).first { Self.accessLevels.contains($0) }
+        references.append(
+            ImportReference(
+                module: module,
+                line: lines.location(for: node.importKeyword.positionAfterSkippingLeadingTrivia).line,
+                form: .import, attributes: attributes, accessLevel: accessLevel, condition: branches.current))
+        return .skipChildren
     }
 }
 
-/// The `#if` branches the scanner is inside, each as the condition under which it is compiled.
+/// The `#if` branches the finder is inside, each as the condition under which it is compiled.
 private struct BranchStack {
     private struct Frame {
         /// The conditions of the branches before the current one, which must all be false.

@@ -88,7 +88,7 @@ package struct Toolchain: Sendable, Equatable {
         }
         for map in maps {
             guard let text = try? String(contentsOf: map, encoding: .utf8) else { continue }
-            modules.formUnion(topLevelModules(inModuleMap: text))
+            modules.formUnion(ModuleMap.topLevelModules(in: text))
         }
         let interface = sdk.appendingPathComponent(
             "Swift.swiftmodule/\(hostArchitecture)-unknown-linux-gnu.swiftinterface")
@@ -106,23 +106,6 @@ package struct Toolchain: Sendable, Equatable {
         #else
             "linux"
         #endif
-    }
-
-    /// The top-level module names of a module map: `module SwiftGlibc [system] {` gives
-    /// `SwiftGlibc`; submodules and `explicit`/`framework` prefixes are handled.
-    package static func topLevelModules(inModuleMap text: String) -> [String] {
-        var names: [String] = []
-        var depth = 0
-        let tokens = SwiftTokenizer.tokens(in: text)
-        for (index, token) in tokens.enumerated() {
-            if token.text == "{" { depth += 1 }
-            if token.text == "}" { depth -= 1 }
-            guard depth == 0, token.text == "module", index + 1 < tokens.count else { continue }
-            // `extern module X "path"` points elsewhere; `module *` is an umbrella's submodules.
-            let next = tokens[index + 1]
-            if next.kind == .identifier && next.text != "extern" { names.append(next.text) }
-        }
-        return names
     }
 
     /// `6.3.1` from a `// swift-compiler-version: Swift version 6.3.1 (…)` header.
