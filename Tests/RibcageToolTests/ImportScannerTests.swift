@@ -140,11 +140,11 @@ struct ImportScannerTests {
             ])
     }
 
-    @Test("a condition may continue on the next line after && or inside parentheses")
+    @Test("a condition continues on the next line inside parentheses, as the compiler reads it")
     func multilineCondition() {
         let source = """
-            #if (compiler(<6.1) && !os(WASI)) ||
-                (compiler(>=6.1) && _runtime(_multithreaded))
+            #if ((compiler(<6.1) && !os(WASI)) ||
+                (compiler(>=6.1) && _runtime(_multithreaded)))
             import Threads
             #endif
             """
@@ -153,6 +153,22 @@ struct ImportScannerTests {
         #expect(
             found.first?.condition?.description
                 == "(compiler(<6.1) && !os(WASI)) || (compiler(>=6.1) && _runtime(_multithreaded))")
+    }
+
+    @Test("a condition cut at the end of a line outside parentheses is unreadable, as the compiler says")
+    func conditionCutAtLineEnd() throws {
+        // swiftc 6.3: "incomplete condition in conditional compilation directive".
+        let source = """
+            #if os(Linux) ||
+                os(Android)
+            import Cut
+            #endif
+            """
+        let found = ImportScanner.references(in: source).filter { $0.form == .import }
+        #expect(found.map(\.module) == ["Cut"])
+        let condition = try #require(found.first?.condition)
+        #expect(condition == .unreadable("os(Linux) ||"))
+        #expect(condition.evaluate(in: CompilationConditionTests.linux) == nil, "so the import is checked")
     }
 }
 

@@ -73,11 +73,12 @@ package indirect enum CompilationCondition: Sendable, Equatable, CustomStringCon
         switch self {
         case .literal(let value):
             return value
-        case .check("compiler", _), .check("swift", _),
-            .check("_compiler_version", _)
-        where build.compilerVersionComponents.isEmpty:
-            return nil
-        case .flag, .check:
+        case .check(let name, _):
+            // A `where` would bind to the last pattern of a list only: the version test is here.
+            let asksTheVersion = ["compiler", "swift", "_compiler_version"].contains(name)
+            if asksTheVersion && build.compilerVersionComponents.isEmpty { return nil }
+            return Self.evaluateCheck(description, in: build)
+        case .flag:
             return Self.evaluateCheck(description, in: build)
         case .not(let inner):
             return inner.evaluate(in: build).map { !$0 }

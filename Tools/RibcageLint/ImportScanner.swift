@@ -54,7 +54,9 @@ private final class ImportFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
-        guard let component = node.path.first, !component.name.isMissing else { return .skipChildren }
+        guard let component = node.path.first, component.name.presence == .present else {
+            return .skipChildren
+        }
         let module = component.name.text.trimmingCharacters(in: ["`"])
         guard !module.isEmpty else { return .skipChildren }
         let attributes = node.attributes.compactMap {
