@@ -4,7 +4,7 @@ import Testing
 
 /// A real repository with the package in a subfolder, where git's commands disagree on what
 /// their paths are relative to.
-@Suite("Git work tree")
+@Suite("Git work tree", .enabled(if: Shell.isOnPath("git"), "git is not installed"))
 struct GitWorkTreeTests {
     let folder: TemporaryFolder
     var package: URL { folder.url.appendingPathComponent("app", isDirectory: true) }
@@ -23,7 +23,12 @@ struct GitWorkTreeTests {
 
     private func git(_ arguments: String...) async throws {
         let result = try await Shell.run(
-            "git", ["-c", "user.name=t", "-c", "user.email=t@t", "-C", folder.url.path] + arguments)
+            "git",
+            [
+                "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-C",
+                folder.url.path,
+            ]
+                + arguments)
         #expect(result.succeeded, "git \(arguments): \(result.errorText)")
     }
 
@@ -36,6 +41,16 @@ struct GitWorkTreeTests {
         let changed = try await GitWorkTree(root: package).changedFiles(since: "HEAD")
         #expect(
             Set(changed) == ["Sources/A/A.swift", "Sources/B/B with space é.swift", "Sources/C/New.swift"])
+    }
+
+    @Test("a file moved between modules changed both, whatever diff.relative and diff.renames say")
+    func moved() async throws {
+        try await git("config", "diff.relative", "true")
+        try await git("config", "diff.renames", "copies")
+        try await git("mv", "app/Sources/A/A.swift", "app/Sources/B/A.swift")
+        try await git("commit", "-q", "-m", "move")
+        let changed = try await GitWorkTree(root: package).changedFiles(since: "HEAD~1")
+        #expect(Set(changed) == ["Sources/A/A.swift", "Sources/B/A.swift"])
     }
 
     @Test("an unknown base is git's error, not an empty change")
@@ -52,11 +67,12 @@ struct GitWorkTreeTests {
         try folder.write("// edited\n", to: "app/Package.swift")
         #expect(try await workTree.uncommitted(["Package.swift", "Project.swift.md"]) == ["Package.swift"])
         try await git("add", "app/Package.swift")
-        try await git("mv", "app/Project.swift.md", "app/Old.md")
-        try folder.write("// back, new\n", to: "app/Project.swift.md")
+        #expect(try await workTree.uncommitted(["Package.swift", "Project.swift.md"]) == ["Package.swift"])
+        // A staged rename is one `R` entry naming both paths; each has changed.
+        try await git("mv", "app/Project.swift.md", "app/Renamed.md")
         #expect(
-            try await workTree.uncommitted(["Package.swift", "Project.swift.md"]) == [
-                "Package.swift", "Project.swift.md",
+            try await workTree.uncommitted(["Project.swift.md", "Renamed.md", "Package.swift"]) == [
+                "Project.swift.md", "Renamed.md", "Package.swift",
             ])
     }
 

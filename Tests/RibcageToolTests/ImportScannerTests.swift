@@ -155,6 +155,57 @@ struct ImportScannerTests {
                 == "(compiler(<6.1) && !os(WASI)) || (compiler(>=6.1) && _runtime(_multithreaded))")
     }
 
+    @Test("lines count from bytes, past text that is not ASCII")
+    func linesPastUnicode() {
+        let source = "// 日本語のコメント 🐕\nlet s = \"é\"\n\nimport After\n"
+        #expect(ImportScanner.references(in: source).map(\.line) == [4])
+    }
+
+    @Test("canImport is a use wherever the #if sits, with the conditions around it")
+    func canImportInBodies() {
+        let source = """
+            func f() {
+                #if os(Linux)
+                #elseif canImport(Inner.Sub)
+                #endif
+            }
+            struct S {
+                #if canImport(`Ticked`)
+                var x = 1
+                #endif
+            }
+            """
+        let found = ImportScanner.references(in: source)
+        #expect(found.map(\.module) == ["Inner", "Ticked"])
+        #expect(found.map(\.form) == [.canImport, .canImport])
+        #expect(found.map(\.line) == [3, 7])
+        #expect(found.first?.condition == nil, "the #if's own condition is not around its canImport")
+    }
+
+    @Test("a nested #elseif's canImport carries the branches around it")
+    func canImportNested() {
+        let source = """
+            #if DEBUG
+            #if os(Linux)
+            #elseif canImport(Network)
+            import Network
+            #endif
+            #endif
+            """
+        let found = ImportScanner.references(in: source)
+        #expect(found.map(\.module) == ["Network", "Network"])
+        #expect(found[0].condition?.description == "DEBUG")
+        #expect(found[1].condition?.description == "DEBUG && (!os(Linux) && canImport(Network))")
+    }
+
+    @Test("tokens after a condition on its line make it unreadable, as the compiler rejects it")
+    func trailingTokens() throws {
+        let found = ImportScanner.references(in: "#if DEBUG junk\nimport Kept\n#endif\n")
+        #expect(found.map(\.module) == ["Kept"])
+        let condition = try #require(found.first?.condition)
+        #expect(condition.evaluate(in: CompilationConditionTests.linux) == nil)
+    }
+
     @Test("a condition cut at the end of a line outside parentheses is unreadable, as the compiler says")
     func conditionCutAtLineEnd() throws {
         // swiftc 6.3: "incomplete condition in conditional compilation directive".
@@ -215,6 +266,8 @@ struct CompilationConditionTests {
         #expect(Self.evaluate("hasFeature(Embedded) || os(Linux)") == true)
         #expect(Self.evaluate("os(Linux) &&") == nil, "a condition it cannot read")
         #expect(Self.evaluate("hasAttribute(retroactive) || os(Windows)") == nil)
+        #expect(Self.evaluate("$Macros") == nil, "a language feature only the compiler knows")
+        #expect(Self.evaluate("_hasAtomicBitWidth(_128)") == nil, "it depends on the CPU")
         #expect(Self.evaluate("notACheck(Linux)") == nil, "a check SwiftIfConfig does not know")
         #expect(Self.evaluate("os(Linux) + 1") == nil, "an operator no #if accepts")
     }

@@ -58,8 +58,10 @@ extension BuildConditions: BuildConfiguration {
         package var description: String { "only the compiler knows \(question)" }
     }
 
+    /// A flag; `$Feature` names a language feature, which only the compiler knows it has.
     package func isCustomConditionSet(name: String) throws -> Bool {
-        flags.contains(name)
+        if name.hasPrefix("$") { throw Unknown(question: name) }
+        return flags.contains(name)
     }
 
     package func hasFeature(name: String) throws -> Bool {

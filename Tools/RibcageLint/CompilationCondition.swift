@@ -46,8 +46,8 @@ package indirect enum CompilationCondition: Sendable, Equatable, CustomStringCon
     package var canImportModules: [String] {
         switch self {
         case .check("canImport", let argument):
-            // `canImport(Glibc.Unistd, _version: 1)` uses the module `Glibc`.
-            [String(argument.prefix { $0 != "," && $0 != "." && $0 != " " })]
+            // `canImport(Glibc.Unistd, _version: 1)` uses the module `Glibc`; `` `Foo` `` is Foo.
+            [String(argument.prefix { $0 != "," && $0 != "." && $0 != " " }.filter { $0 != "`" })]
         case .not(let inner): inner.canImportModules
         case .and(let left, let right), .or(let left, let right):
             left.canImportModules + right.canImportModules
@@ -73,10 +73,12 @@ package indirect enum CompilationCondition: Sendable, Equatable, CustomStringCon
         switch self {
         case .literal(let value):
             return value
-        case .check(let name, _):
+        case .check(let name, let argument):
             // A `where` would bind to the last pattern of a list only: the version test is here.
             let asksTheVersion = ["compiler", "swift", "_compiler_version"].contains(name)
             if asksTheVersion && build.compilerVersionComponents.isEmpty { return nil }
+            // 128-bit atomics depend on the target's CPU features, which lint does not model.
+            if name == "_hasAtomicBitWidth", !["_8", "_16", "_32", "_64"].contains(argument) { return nil }
             return Self.evaluateCheck(description, in: build)
         case .flag:
             return Self.evaluateCheck(description, in: build)

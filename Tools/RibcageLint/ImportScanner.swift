@@ -31,7 +31,12 @@ private final class ImportFinder: SyntaxVisitor {
 
     override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
         for (index, clause) in node.clauses.enumerated() {
-            let condition = clause.condition.map(CompilationCondition.init)
+            // Tokens left on the line after the condition make it one the compiler rejects.
+            let condition = clause.condition.map {
+                clause.unexpectedBetweenConditionAndElements == nil
+                    ? CompilationCondition($0)
+                    : .unreadable(clause.poundKeyword.text + " " + $0.trimmedDescription)
+            }
             switch (index, condition) {
             case (0, let condition):
                 branches.open(condition ?? .unreadable(clause.poundKeyword.text))

@@ -31,7 +31,10 @@ package struct GitWorkTree: Sendable {
     ///   ``RibcageError/gitFailed(_:)`` when git refuses (`base` unknown, not a repository).
     package func changedFiles(since base: String) async throws -> [String] {
         guard Shell.isOnPath("git") else { throw RibcageError.commandNotFound("git", hint: "Install git.") }
-        let changed = try await fromTop(fields(of: git("diff", "--name-only", "-z", base, "--", ".")))
+        // `--no-renames`: a file moved between modules changed both; `--no-relative`: paths from
+        // the top whatever `diff.relative` says.
+        let changed = try await fromTop(
+            fields(of: git("diff", "--name-only", "--no-renames", "--no-relative", "-z", base, "--", ".")))
         let untracked = try await fields(of: git("ls-files", "-z", "--others", "--exclude-standard"))
         return changed + untracked
     }
@@ -67,8 +70,9 @@ package struct GitWorkTree: Sendable {
     /// Paths git gave from the repository's top, made relative to ``root``; those outside it
     /// are left out.
     private func fromTop(_ paths: [String]) async throws -> [String] {
-        let prefix = try await git("rev-parse", "--show-prefix").trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        // Only the line's end goes: a folder's name may start or end with a space.
+        var prefix = try await git("rev-parse", "--show-prefix")
+        if prefix.hasSuffix("\n") { prefix.removeLast() }
         guard !prefix.isEmpty else { return paths }
         return paths.compactMap { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
     }
