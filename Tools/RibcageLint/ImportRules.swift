@@ -72,7 +72,7 @@ extension Linter {
             let sdk = target.type == "plugin" ? PlatformModules.pluginAPI : []
             var used: Set<String> = []
             for file in files {
-                for reference in ImportScanner.references(in: file.text) {
+                for reference in file.references {
                     used.insert(reference.module)
                     guard reference.form == .import, reference.module != target.name,
                         !declared.contains(reference.module),

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import SwiftParser
 import SwiftSyntax
 
@@ -6,6 +8,32 @@ import SwiftSyntax
 /// every import carries the `#if` conditions it sits under, so a caller can tell an import this
 /// platform compiles from one it never sees.
 package enum ImportScanner {
+    /// The references of each of `sources`, in order, parsed on every core at once. It blocks
+    /// until all are parsed: call it off the cooperative pool.
+    package static func references(inEach sources: [String]) -> [[ImportReference]] {
+        let slots = Slots(count: sources.count)
+        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
+            slots.fill(index, with: references(in: sources[index]))
+        }
+        return slots.values
+    }
+
+    /// One result per source, each written once by the worker that parsed it.
+    private final class Slots: @unchecked Sendable {
+        private let lock = NSLock()
+        private var filled: [[ImportReference]]
+
+        init(count: Int) {
+            filled = Array(repeating: [], count: count)
+        }
+
+        func fill(_ index: Int, with value: [ImportReference]) {
+            lock.withLock { filled[index] = value }
+        }
+
+        var values: [[ImportReference]] { lock.withLock { filled } }
+    }
+
     /// Every import and `canImport` in `source`, in order.
     package static func references(in source: String) -> [ImportReference] {
         let finder = ImportFinder(lines: LineCounter(source))

@@ -51,14 +51,22 @@ package struct Linter: Sendable {
     /// A source file of a target.
     package struct SourceFile: Sendable {
         /// The path relative to the package root.
-        package var path: String
+        package let path: String
         /// The file's text.
-        package var text: String
+        package let text: String
+        /// Its imports and `canImport` uses, read once with the file: parsing is most of lint's
+        /// time, and several checks ask.
+        package let references: [ImportReference]
 
-        /// A file at `path` with `text`.
+        /// A file at `path` with `text`, parsed now.
         package init(path: String, text: String) {
+            self.init(path: path, text: text, references: ImportScanner.references(in: text))
+        }
+
+        init(path: String, text: String, references: [ImportReference]) {
             self.path = path
             self.text = text
+            self.references = references
         }
     }
 
@@ -77,19 +85,29 @@ package struct Linter: Sendable {
     ///
     /// - Throws: ``RibcageError/unreadableSource(_:)`` for a listed file that cannot be read as
     ///   UTF-8, rather than judging the target without it.
+    ///
+    /// The files are parsed on every core at once (`DispatchQueue.concurrentPerform`), so call
+    /// it off the cooperative pool, as ``readSourcesOffThePool(of:root:)`` does.
     package static func readSources(of package: DescribedPackage, root: URL) throws -> [String: [SourceFile]]
     {
-        var result: [String: [SourceFile]] = [:]
+        var read: [(target: String, path: String, text: String)] = []
         for target in package.targets {
-            result[target.name] = try target.sources.filter { $0.hasSuffix(".swift") }.map { source in
+            for source in target.sources where source.hasSuffix(".swift") {
                 let relative = "\(target.path)/\(source)"
                 do {
                     let text = try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
-                    return SourceFile(path: relative, text: text)
+                    read.append((target.name, relative, text))
                 } catch {
                     throw RibcageError.unreadableSource(relative)
                 }
             }
+        }
+        let references = ImportScanner.references(inEach: read.map(\.text))
+        var result: [String: [SourceFile]] = Dictionary(
+            package.targets.map { ($0.name, []) }, uniquingKeysWith: { first, _ in first })
+        for (file, found) in zip(read, references) {
+            result[file.target, default: []].append(
+                SourceFile(path: file.path, text: file.text, references: found))
         }
         return result
     }
