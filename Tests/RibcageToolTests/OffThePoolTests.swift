@@ -39,13 +39,18 @@ struct OffThePoolTests {
     func sources() async throws {
         let folder = try TemporaryFolder()
         let package = try Self.package(at: folder)
-        let inPlace = try Linter.readSources(of: package, root: folder.url)
+        // The blocking form, on a thread of its own too: it parses on every core and waits.
+        let inPlace = try await DedicatedThread.run(named: "test-lint-sources") {
+            try Linter.readSources(of: package, root: folder.url)
+        }
         let offPool = try await Linter.readSourcesOffThePool(of: package, root: folder.url)
         let texts = { (sources: [String: [Linter.SourceFile]]) in
-            sources.mapValues { $0.map { "\($0.path)\n\($0.text)" } }
+            sources.mapValues { $0.map { "\($0.path)\n\($0.text)\n\($0.references.map(\.module))" } }
         }
         #expect(texts(offPool) == texts(inPlace))
         #expect(offPool["Feature"]?.map(\.path) == ["Sources/Feature/Feature.swift"])
+        #expect(offPool["Feature"]?.first?.references.map(\.module) == ["Base"], "parsed as they are read")
+        #expect(offPool["BaseTests"]?.first?.references.map(\.module) == ["Testing"])
 
         try Data([0xFF, 0xFE, 0x00]).write(to: folder.url.appendingPathComponent("Sources/Base/Base.swift"))
         await #expect(throws: RibcageError.unreadableSource("Sources/Base/Base.swift")) {

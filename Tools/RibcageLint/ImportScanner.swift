@@ -2,36 +2,30 @@ import Dispatch
 import Foundation
 import SwiftParser
 import SwiftSyntax
+import Synchronization
 
 /// Finds the imports of Swift source with SwiftParser: comments and string literals are never
 /// mistaken for code (the false positives Tuist's line scanner has: #6706, #7281, #8455), and
 /// every import carries the `#if` conditions it sits under, so a caller can tell an import this
 /// platform compiles from one it never sees.
 package enum ImportScanner {
-    /// The references of each of `sources`, in order, parsed on every core at once. It blocks
-    /// until all are parsed: call it off the cooperative pool.
+    /// The references of each of `sources`, in order, parsed on every core at once (a worker
+    /// a stride of sources, merged once, as the test cache's input check does). It blocks until
+    /// all are parsed: call it off the cooperative pool.
     package static func references(inEach sources: [String]) -> [[ImportReference]] {
-        let slots = Slots(count: sources.count)
-        DispatchQueue.concurrentPerform(iterations: sources.count) { index in
-            slots.fill(index, with: references(in: sources[index]))
+        let parsed = Mutex<[Int: [ImportReference]]>([:])
+        let workers = max(1, min(sources.count, ProcessInfo.processInfo.activeProcessorCount * 4))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var found: [Int: [ImportReference]] = [:]
+            for index in stride(from: worker, to: sources.count, by: workers) {
+                found[index] = references(in: sources[index])
+            }
+            parsed.withLock { $0.merge(found) { first, _ in first } }
         }
-        return slots.values
-    }
-
-    /// One result per source, each written once by the worker that parsed it.
-    private final class Slots: @unchecked Sendable {
-        private let lock = NSLock()
-        private var filled: [[ImportReference]]
-
-        init(count: Int) {
-            filled = Array(repeating: [], count: count)
-        }
-
-        func fill(_ index: Int, with value: [ImportReference]) {
-            lock.withLock { filled[index] = value }
-        }
-
-        var values: [[ImportReference]] { lock.withLock { filled } }
+        let all = parsed.withLock { $0 }
+        // `concurrentPerform` runs every worker before it returns; a source none parsed would
+        // still be parsed here rather than read as importing nothing.
+        return sources.indices.map { all[$0] ?? references(in: sources[$0]) }
     }
 
     /// Every import and `canImport` in `source`, in order.

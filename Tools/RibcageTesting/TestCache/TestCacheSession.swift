@@ -243,7 +243,9 @@ package struct TestCacheSession: Sendable {
     /// git or before the first commit. The commit only labels an entry for people reading it
     /// (the key, not the commit, decides a hit), so a git that cannot say is no reason to stop.
     package static func commit(at root: URL) async -> String? {
-        guard let workTree = try? await GitWorkTree.containing(root) else { return nil }
-        return try? await workTree.headDescription()
+        // Outside a work tree or before the first commit, `rev-parse HEAD` fails: no label. No
+        // `containing` first, which would start one more git on the cache's way in.
+        guard Shell.isOnPath("git") else { return nil }
+        return try? await GitWorkTree(root: root).headDescription()
     }
 }
