@@ -63,6 +63,13 @@ struct StreamingConformanceTests {
         }
     }
 
+    /// A body that is still arriving whenever the test acts on it: one byte every 200 ms for ten
+    /// minutes. When every suite of a plain `swift test` starts at once, a test may wait 20 s and
+    /// more for one of the pool's two threads; a 20 s body had ended by then, and a cancel or a
+    /// drop came too late to stop anything (CI, stop 41). A transport that fails to stop it is
+    /// still bounded by the target's 60 s deadline.
+    static let stillFlowing = HTTPTestReply(status: 200, body: Data(count: 3_000)).dripping(1, every: 0.2)
+
     /// The first error reading `response` throws, or `nil` if it reads to the end.
     static func readingError(
         _ response: StreamedResponse, eachChunk: @Sendable () -> Void = {}
@@ -93,15 +100,16 @@ struct StreamingConformanceTests {
     @Test("the deadline runs to the body's last byte", arguments: TransportKind.allCases)
     func deadline(kind: TransportKind) async throws {
         let server = try HTTPTestServer { _ in
-            HTTPTestReply(status: 200, body: Data(count: 100)).dripping(1, every: 0.2)
+            Self.stillFlowing
         }
         defer { server.stop() }
         var target = TestTarget(server, "drip")
         target.timeout = 1
         let response = try await NetworkProvider<TestTarget>(transport: kind.transport, retryPolicy: .never)
             .bytes(target)
-        guard case .timeout = await Self.readingError(response) else {
-            Issue.record("expected timeout")
+        let stopped = await Self.readingError(response)
+        guard case .timeout = stopped else {
+            Issue.record("expected timeout, got \(stopped.map { "\($0)" } ?? "the whole body")")
             return
         }
     }
@@ -109,7 +117,7 @@ struct StreamingConformanceTests {
     @Test("cancelling the reading task stops the transfer", arguments: TransportKind.allCases)
     func cancelReading(kind: TransportKind) async throws {
         let server = try HTTPTestServer { _ in
-            HTTPTestReply(status: 200, body: Data(count: 100)).dripping(1, every: 0.2)
+            Self.stillFlowing
         }
         defer { server.stop() }
         let response = try await NetworkProvider<TestTarget>(transport: kind.transport).bytes(
@@ -125,8 +133,9 @@ struct StreamingConformanceTests {
         let firstByte: Void? = await arrivals.next()
         #expect(firstByte != nil, "a first byte arrived before the body ended")
         reading.cancel()
-        guard case .cancelled = await reading.value else {
-            Issue.record("expected cancelled")
+        let stopped = await reading.value
+        guard case .cancelled = stopped else {
+            Issue.record("expected cancelled, got \(stopped.map { "\($0)" } ?? "the whole body")")
             return
         }
         await Self.expectAbandoned(server)
@@ -135,7 +144,7 @@ struct StreamingConformanceTests {
     @Test("dropping a body before its end closes the connection", arguments: TransportKind.allCases)
     func dropBody(kind: TransportKind) async throws {
         let server = try HTTPTestServer { _ in
-            HTTPTestReply(status: 200, body: Data(count: 100)).dripping(1, every: 0.2)
+            Self.stillFlowing
         }
         defer { server.stop() }
         var response: StreamedResponse? = try await NetworkProvider<TestTarget>(transport: kind.transport)
