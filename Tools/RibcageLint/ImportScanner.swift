@@ -29,7 +29,24 @@ package enum ImportScanner {
     }
 
     /// Every import and `canImport` in `source`, in order.
+    ///
+    /// Only the ``ImportRegion`` is parsed. Should an import or an `#if` condition in it come out
+    /// broken (a condition continued on a line past the region), the whole source is parsed
+    /// instead, so a region never reads differently from the file it starts.
     package static func references(in source: String) -> [ImportReference] {
+        let region = ImportRegion(of: source)
+        if region.length < source.utf8.count {
+            let start = String(decoding: source.utf8.prefix(region.length), as: UTF8.self)
+            let finder = ImportFinder(lines: LineCounter(start))
+            finder.walk(Parser.parse(source: start))
+            if !finder.sawBrokenReference { return finder.references }
+        }
+        return referencesParsingAll(of: source)
+    }
+
+    /// ``references(in:)`` from a parse of the whole of `source`: what the region must agree
+    /// with.
+    package static func referencesParsingAll(of source: String) -> [ImportReference] {
         let finder = ImportFinder(lines: LineCounter(source))
         finder.walk(Parser.parse(source: source))
         return finder.references
@@ -41,6 +58,8 @@ private final class ImportFinder: SyntaxVisitor {
     private var lines: LineCounter
     private var branches = BranchStack()
     private(set) var references: [ImportReference] = []
+    /// Whether an import or an `#if` condition had a part missing or unexpected.
+    private(set) var sawBrokenReference = false
 
     private static let accessLevels: Set<String> = [
         "public", "package", "internal", "fileprivate", "private", "open",
@@ -53,6 +72,9 @@ private final class ImportFinder: SyntaxVisitor {
 
     override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
         for (index, clause) in node.clauses.enumerated() {
+            if clause.condition?.hasError == true || clause.unexpectedBetweenConditionAndElements != nil {
+                sawBrokenReference = true
+            }
             // Tokens left on the line after the condition make it one the compiler rejects.
             let condition = clause.condition.map {
                 clause.unexpectedBetweenConditionAndElements == nil
@@ -80,6 +102,7 @@ private final class ImportFinder: SyntaxVisitor {
     }
 
     override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        if node.hasError { sawBrokenReference = true }
         guard let component = node.path.first, component.name.presence == .present else {
             return .skipChildren
         }
