@@ -62,21 +62,67 @@ struct ImportRegionTests {
         #expect(ImportRegion(of: source).length == source.utf8.count)
     }
 
+    /// A source, the modules of its references in order, and whether the whole of it must be
+    /// parsed.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var source: String
+        var modules: [String]
+        var parsesWholeSource: Bool
+        var testDescription: String { modules.isEmpty ? "no references" : modules.joined(separator: ", ") }
+
+        init(_ source: String, _ modules: [String], whole: Bool) {
+            (self.source, self.modules, self.parsesWholeSource) = (source, modules, whole)
+        }
+    }
+
     @Test(
-        "reads as the whole file does: unfinished conditions, strings, comments and #if blocks at its end",
+        "reads as the whole file does, from the region alone when it can, the whole file when it must",
         arguments: [
-            // The condition continues past the region: the whole file is parsed instead.
-            "import Foundation\n#if canImport(Glibc) ||\n    os(Linux)\nlet x = 1\n#endif\n",
-            "#if os(Linux)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#else\nlet x = 1\n#endif\nlet y = 2\n",
-            "import A\n/* a comment that says\nimport B\nand goes on */\nlet x = 1\n",
-            "import A\nlet s = \"\"\"\nimport B\n\"\"\"\nlet t = 1\n",
-            "#if DEBUG\n@testable import A\n#endif\nstruct S { func f() {} }\n",
-            "import struct A.B\nimport C\n    .D\nlet x = 1\n",
-            "#if compiler(>=6) && canImport(Synchronization)\nimport Synchronization\n#endif\nfinal class Box {}\n",
+            // The condition runs on past the region (and is one swiftc rejects, so it names none).
+            Case(
+                "import Foundation\n#if canImport(Glibc) ||\n    os(Linux)\nlet x = 1\n#endif\n",
+                ["Foundation"], whole: true),
+            // The module is on the line after `import`.
+            Case("import\n    Foundation\nlet x = 1\n", ["Foundation"], whole: true),
+            // Cut inside an extended regex literal, the lexer reads its lines again as code.
+            Case("import A\nlet r = #/\n  import B\n/#\nlet x = 1\n", ["A"], whole: true),
+            // Cut before its end marker, a merge conflict is code, not trivia.
+            Case("<<<<<<< ours\nimport A\n=======\nimport B\n>>>>>>> theirs\nlet x = 1\n", [], whole: true),
+            // Scopes, #if blocks, comments and strings the cut leaves open.
+            Case(
+                "#if os(Linux)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#else\nlet x = 1\n#endif\n",
+                ["Glibc", "Darwin", "Darwin"], whole: false),
+            Case(
+                "import A\nstruct S {\n    func f() {\n    #if canImport(Glibc)\n        g()\n    #endif\n    }\n}\n",
+                ["A", "Glibc"], whole: false),
+            Case(
+                "import A\n/* a comment that says\nimport B\nand goes on */\nlet x = 1\n", ["A"], whole: false
+            ),
+            Case("import A\nlet s = \"\"\"\nimport B\n\"\"\"\nlet t = 1\n", ["A"], whole: false),
+            Case("import A\nlet s = #\"\"\"\nimport B\n\"\"\"#\nlet t = 1\n", ["A"], whole: false),
+            Case("#if DEBUG\n@testable import A\n#endif\nstruct S { func f() {} }\n", ["A"], whole: false),
+            Case("import struct A.B\nimport C\n    .D\nlet x = 1\n", ["A", "C"], whole: false),
+            Case("\u{FEFF}import Foundation\nlet x = 1\n", ["Foundation"], whole: false),
+            Case(
+                "#if compiler(>=6) && canImport(Synchronization)\nimport Synchronization\n#endif\nfinal class Box {}\n",
+                ["Synchronization", "Synchronization"], whole: false),
         ])
-    func agreesWithWholeParse(source: String) {
-        #expect(ImportScanner.references(in: source) == ImportScanner.referencesParsingAll(of: source))
-        #expect(!ImportScanner.references(in: source).isEmpty)
+    func agreesWithWholeParse(_ example: Case) {
+        let scan = ImportScanner.scan(example.source)
+        #expect(scan.references == ImportScanner.referencesParsingAll(of: example.source))
+        #expect(scan.references.map(\.module) == example.modules)
+        #expect(scan.parsedWholeSource == example.parsesWholeSource)
+    }
+
+    @Test("short and edge inputs: no import, canImport at the start, import at the start and the end")
+    func edges() {
+        #expect(ImportRegion(of: "").length == 0)
+        #expect(ImportRegion(of: "imp").length == 0)
+        #expect(ImportRegion(of: "import").length == 6)
+        #expect(ImportRegion(of: "canImport\nx").length == 10)
+        #expect(ImportRegion(of: "Import\nx").length == 0)
+        #expect(ImportRegion(of: "import A\r\nlet x = 1\r\n").length == 10)
+        #expect(ImportRegion(of: "let éimport = 1\nlet y = 2\n").length == 17)
     }
 
     @Test("on each file of this workspace with an #if, the region finds what parsing the whole file finds")

@@ -29,19 +29,51 @@ package enum ImportScanner {
     }
 
     /// Every import and `canImport` in `source`, in order.
-    ///
-    /// Only the ``ImportRegion`` is parsed. Should an import or an `#if` condition in it come out
-    /// broken (a condition continued on a line past the region), the whole source is parsed
-    /// instead, so a region never reads differently from the file it starts.
     package static func references(in source: String) -> [ImportReference] {
+        scan(source).references
+    }
+
+    /// The references of `source`, from its ``ImportRegion`` alone when that is sure to read as
+    /// the whole source does.
+    ///
+    /// The whole source is parsed instead when an import or an `#if` condition in the region
+    /// comes out broken (a condition continued on a line past it), or when the region has an
+    /// error with code after it: the cut changed how the lexer read what came before (an
+    /// extended regex literal, which the lexer reads again from its first line break when it
+    /// finds no end; a merge-conflict marker with no end marker). Errors at the very end are the
+    /// cut's own: a scope, an `#if`, a literal or a comment left open.
+    package static func scan(_ source: String) -> ImportScan {
         let region = ImportRegion(of: source)
         if region.length < source.utf8.count {
             let start = String(decoding: source.utf8.prefix(region.length), as: UTF8.self)
+            let tree = Parser.parse(source: start)
             let finder = ImportFinder(lines: LineCounter(start))
-            finder.walk(Parser.parse(source: start))
-            if !finder.sawBrokenReference { return finder.references }
+            finder.walk(tree)
+            if !finder.sawBrokenReference, errorsOnlyAtEnd(of: tree) {
+                return ImportScan(references: finder.references, parsedWholeSource: false)
+            }
         }
-        return referencesParsingAll(of: source)
+        return ImportScan(references: referencesParsingAll(of: source), parsedWholeSource: true)
+    }
+
+    /// Whether no error in `tree` (a missing, unexpected or malformed token) has a token after
+    /// it but the end of the file.
+    private static func errorsOnlyAtEnd(of tree: SourceFileSyntax) -> Bool {
+        guard let problem = firstProblem(in: Syntax(tree)),
+            let next = problem.nextToken(viewMode: .sourceAccurate)
+        else { return true }
+        return next.tokenKind == .endOfFile
+    }
+
+    /// The first node, in source order, that is itself an error; only the branches that hold
+    /// one are walked.
+    private static func firstProblem(in node: Syntax) -> Syntax? {
+        guard node.hasError else { return nil }
+        if node.is(TokenSyntax.self) || node.is(UnexpectedNodesSyntax.self) { return node }
+        for child in node.children(viewMode: .all) {
+            if let problem = firstProblem(in: child) { return problem }
+        }
+        return node
     }
 
     /// ``references(in:)`` from a parse of the whole of `source`: what the region must agree
@@ -51,6 +83,13 @@ package enum ImportScanner {
         finder.walk(Parser.parse(source: source))
         return finder.references
     }
+}
+
+/// What ``ImportScanner/scan(_:)`` found in a source.
+package struct ImportScan: Sendable, Equatable {
+    package var references: [ImportReference]
+    /// Whether the whole source was parsed, rather than its ``ImportRegion``.
+    package var parsedWholeSource: Bool
 }
 
 /// Walks a file's tree, keeping the `#if` branches it is inside as conditions.
