@@ -1,5 +1,7 @@
 import Foundation
 import RibcagePackage
+import RibcageTesting
+import Synchronization
 import Testing
 
 /// A real repository with the package in a subfolder, where git's commands disagree on what
@@ -79,7 +81,7 @@ struct GitWorkTreeTests {
     @Test("the head is labelled with +changes only when the package has edits")
     func headDescription() async throws {
         let workTree = GitWorkTree(root: package)
-        let clean = try await workTree.headDescription()
+        let clean = try #require(try await workTree.headDescription())
         #expect(!clean.isEmpty && !clean.hasSuffix("+changes"))
         try folder.write("// outside the package\n", to: "README.md")
         #expect(try await workTree.headDescription() == clean)
@@ -87,12 +89,43 @@ struct GitWorkTreeTests {
         #expect(try await workTree.headDescription() == clean + "+changes")
     }
 
-    @Test("outside any repository there is no work tree, and a question is git's error")
+    @Test("outside any repository there is no work tree and no head to name")
     func outside() async throws {
         let loose = try TemporaryFolder()
         #expect(try await GitWorkTree.containing(loose.url) == nil)
-        await #expect(throws: RibcageError.self) {
-            try await GitWorkTree(root: loose.url).headDescription()
-        }
+        #expect(try await GitWorkTree(root: loose.url).headDescription() == nil)
+        #expect(await TestCacheSession.commit(at: loose.url, warn: { Issue.record("warned: \($0)") }) == nil)
     }
+
+    @Test("a repository with no commit yet has no head to name")
+    func unborn() async throws {
+        let empty = try TemporaryFolder()
+        let initialize = try await Shell.run("git", ["init", "-q"], in: empty.url)
+        #expect(initialize.succeeded, "\(initialize.errorText)")
+        #expect(try await GitWorkTree(root: empty.url).headDescription() == nil)
+    }
+
+    @Test("a head naming a commit git cannot read is git's error, and the test cache warns of it")
+    func damagedHead() async throws {
+        // The branch names an object the repository does not have, as after a copy that lost
+        // part of .git/objects.
+        let branch = try #require(
+            try await Shell.run("git", ["symbolic-ref", "HEAD"], in: folder.url).outputText
+                .split(separator: "\n").first)
+        try folder.write(String(repeating: "1", count: 40) + "\n", to: ".git/\(branch)")
+        await #expect(throws: RibcageError.self) {
+            try await GitWorkTree(root: package).headDescription()
+        }
+        let warnings = Warnings()
+        #expect(await TestCacheSession.commit(at: package, warn: warnings.append) == nil)
+        #expect(warnings.all.count == 1)
+        #expect(warnings.all.first?.contains("could not name the commit") == true, "\(warnings.all)")
+    }
+}
+
+/// What a call warned, in order.
+private final class Warnings: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    @Sendable func append(_ line: String) { lines.withLock { $0.append(line) } }
 }

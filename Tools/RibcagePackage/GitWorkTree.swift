@@ -59,10 +59,25 @@ package struct GitWorkTree: Sendable {
         return files.filter(changed.contains)
     }
 
-    /// `abc1234`, or `abc1234+changes` when anything under ``root`` is uncommitted.
-    package func headDescription() async throws -> String {
-        let hash = try await git("rev-parse", "--short", "HEAD").trimmingCharacters(
-            in: .whitespacesAndNewlines)
+    /// `abc1234`, or `abc1234+changes` when anything under ``root`` is uncommitted; nil when
+    /// there is no commit to name: ``root`` is in no repository, or its branch has no commit yet.
+    ///
+    /// - Throws: ``RibcageError/gitFailed(_:)`` when git cannot answer otherwise, for example
+    ///   over a damaged index or objects it cannot read.
+    package func headDescription() async throws -> String? {
+        let head = try await Shell.run(
+            "git", ["rev-parse", "--verify", "--quiet", "--short", "HEAD"], in: root)
+        guard head.succeeded else {
+            // Both expected cases fail here; which one is asked only now, so a repository with a
+            // commit starts no more git than before. git's messages are localized, so its exit
+            // statuses are what is read: `--quiet` makes a HEAD with no commit a silent 1 (git
+            // itself says "No commits yet" of a branch file it cannot read, and so does this).
+            let repository = try await Shell.run("git", ["rev-parse", "--git-dir"], in: root)
+            if !repository.succeeded { return nil }
+            if head.status == 1 && !head.wasSignalled && head.errorText.isEmpty { return nil }
+            throw RibcageError.gitFailed("git rev-parse --verify HEAD: \(head.errorText)")
+        }
+        let hash = head.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
         let status = try await git("status", "--porcelain", "--", ".")
         return status.isEmpty ? hash : "\(hash)+changes"
     }

@@ -247,7 +247,8 @@ struct TestCommand: AsyncParsableCommand {
         let log = FlakyLog(packageAt: root)
         let events =
             FlakyLog.events(
-                retriedIn: results, keys: keys, commit: await TestCacheSession.commit(at: root),
+                retriedIn: results, keys: keys,
+                commit: await TestCacheSession.commit(at: root) { StandardError.write("\($0)\n") },
                 host: ProcessInfo.processInfo.hostName, date: Date()) + acrossRuns
         do {
             try await log.append(events)

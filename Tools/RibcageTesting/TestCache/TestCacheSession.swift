@@ -62,7 +62,8 @@ package struct TestCacheSession: Sendable {
         }
         return TestCacheSession(
             cache: TestCache(local: local, remote: remote, warn: warn), inputs: inputs,
-            commit: await Self.commit(at: root), host: ProcessInfo.processInfo.hostName, warn: warn)
+            commit: await Self.commit(at: root, warn: warn), host: ProcessInfo.processInfo.hostName,
+            warn: warn)
     }
 
     /// The cached green entries among `testTargets`, by test target, with the keys of all.
@@ -241,11 +242,15 @@ package struct TestCacheSession: Sendable {
 
     /// `git rev-parse --short HEAD`, with `+changes` when `git status` shows edits; nil outside
     /// git or before the first commit. The commit only labels an entry for people reading it
-    /// (the key, not the commit, decides a hit), so a git that cannot say is no reason to stop.
-    package static func commit(at root: URL) async -> String? {
-        // Outside a work tree or before the first commit, `rev-parse HEAD` fails: no label. No
-        // `containing` first, which would start one more git on the cache's way in.
+    /// (the key, not the commit, decides a hit), so a git that cannot say is told to `warn` and
+    /// is no reason to stop.
+    package static func commit(at root: URL, warn: @Sendable (String) -> Void) async -> String? {
         guard Shell.isOnPath("git") else { return nil }
-        return try? await GitWorkTree(root: root).headDescription()
+        do {
+            return try await GitWorkTree(root: root).headDescription()
+        } catch {
+            warn("warning: git could not name the commit, so the results are recorded without one: \(error)")
+            return nil
+        }
     }
 }
