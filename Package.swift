@@ -109,7 +109,10 @@ let modules: [Module] = [
         dependencies: ["Domain", "Data", "LocalProvider", "HeadlessUI", "TerminalCore", "Root"]),
     .tool("RibcagePackage", dependencies: ["BlockingWork", .subprocess, .systemPackage], tests: false),
     .tool("RibcageGraph", dependencies: ["RibcagePackage"], tests: false),
-    .tool("RibcageTesting", dependencies: ["BlockingWork", "RibcagePackage", "RibcageGraph"], tests: false),
+    .tool("ContentDigest", tests: false),
+    .tool(
+        "RibcageTesting", dependencies: ["BlockingWork", "ContentDigest", "RibcagePackage", "RibcageGraph"],
+        tests: false),
     .tool(
         "RibcageLint",
         dependencies: [
@@ -127,8 +130,13 @@ let modules: [Module] = [
             "BlockingWork", .argumentParser, "RibcagePackage", "RibcageGraph", "RibcageTesting",
             "RibcageLint",
             "RibcageScaffold", "RibcageBuild",
-        ]),
+        ],
+        testDependencies: ["ContentDigest"]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
+    .tool(
+        "RemoteExecution",
+        dependencies: ["ContentDigest", .swiftProtobuf, .nioCore, .nioPosix, .nioHTTP2, .nioHPACK],
+        testDependencies: [.swiftProtobuf, .nioCore, .nioPosix, .nioHPACK, .subprocess, .systemPackage]),
     .cShim("CMallocStats", layer: .tool),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),
@@ -161,6 +169,8 @@ let externalPackages: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+    .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
 ]
 
 extension Target.Dependency {
@@ -181,6 +191,9 @@ extension Target.Dependency {
     static let nioHTTPCompression = Target.Dependency.product(
         name: "NIOHTTPCompression", package: "swift-nio-extras")
     static let histogram = Target.Dependency.product(name: "Histogram", package: "hdrhistogram-swift")
+    static let nioHTTP2 = Target.Dependency.product(name: "NIOHTTP2", package: "swift-nio-http2")
+    static let nioHPACK = Target.Dependency.product(name: "NIOHPACK", package: "swift-nio-http2")
+    static let swiftProtobuf = Target.Dependency.product(name: "SwiftProtobuf", package: "swift-protobuf")
 }
 
 // MARK: - How a table row becomes targets

@@ -1,3 +1,4 @@
+import ContentDigest
 import Foundation
 import RibcagePackage
 import RibcageTesting

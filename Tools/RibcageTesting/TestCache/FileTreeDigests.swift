@@ -1,4 +1,5 @@
 import BlockingWork
+import ContentDigest
 import Foundation
 
 #if canImport(Glibc)

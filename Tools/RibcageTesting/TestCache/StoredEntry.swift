@@ -1,3 +1,4 @@
+import ContentDigest
 import Foundation
 
 /// A ``TestCacheEntry`` as the cache keeps it: two blobs in `/cas`, both named by the entry's

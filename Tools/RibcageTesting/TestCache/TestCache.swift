@@ -1,3 +1,4 @@
+import ContentDigest
 import Foundation
 
 /// A run of one test target, as the cache keeps it (a JSON blob in `/cas`): a green run, which

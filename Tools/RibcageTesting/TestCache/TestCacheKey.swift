@@ -1,3 +1,4 @@
+import ContentDigest
 /// The content address of a test target's result: a SHA-256 over everything that can change it.
 ///
 /// The key is made of named parts, each with its own digest, so `--explain-cache` can say which

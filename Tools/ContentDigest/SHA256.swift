@@ -1,6 +1,6 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for the test cache's content addresses.
+/// SHA-256 (FIPS 180-4), for the test cache's content addresses and REAPI's digests.
 ///
 /// Foundation on Linux has no CryptoKit, and swift-crypto would build BoringSSL into a tool that
 /// needs one hash; this is the standard algorithm, checked against the FIPS test vectors and
