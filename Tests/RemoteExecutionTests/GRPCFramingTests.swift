@@ -16,9 +16,10 @@ struct GRPCFramingTests {
         }
     }
 
-    static func reader(fedInPiecesOf size: Int, _ bytes: [UInt8]) throws -> (messages: [[UInt8]], rest: Bool)
-    {
-        var reader = GRPCMessageReader()
+    static func reader(fedInPiecesOf size: Int, _ bytes: [UInt8], maximum: Int = 1_000) throws -> (
+        messages: [[UInt8]], rest: Bool
+    ) {
+        var reader = GRPCMessageReader(maximumMessageBytes: maximum)
         var messages: [[UInt8]] = []
         for start in stride(from: 0, to: bytes.count, by: size) {
             reader.append(ByteBuffer(bytes: bytes[start..<min(start + size, bytes.count)]))
@@ -50,6 +51,18 @@ struct GRPCFramingTests {
         }
     }
 
+    @Test("a length over the limit is refused when the length arrives, not buffered")
+    func overTheLimit() throws {
+        // Only the five bytes of the frame's start: the 2,000 bytes it announces never come.
+        let start = Array(Self.framed([Array(repeating: 0, count: 2_000)]).prefix(5))
+        #expect(throws: GRPCCallFailure.protocolViolation("a message of 2000 bytes, over the 1000 accepted"))
+        {
+            _ = try Self.reader(fedInPiecesOf: 5, start)
+        }
+        let atTheLimit = try Self.reader(fedInPiecesOf: 100, Self.framed([Array(repeating: 1, count: 1_000)]))
+        #expect(atTheLimit.messages.first?.count == 1_000)
+    }
+
     @Test("trailers: the status and its percent-encoded message; none is unknown")
     func trailers() {
         let failed = GRPCStatus(trailers: [
@@ -60,6 +73,30 @@ struct GRPCFramingTests {
         #expect("\(failed)" == "notFound: no such blob: é")
         #expect(GRPCStatus(trailers: [:]).code == 2)
         #expect(throws: Never.self) { try GRPCStatus(trailers: ["grpc-status": "0"]).check() }
+    }
+
+    @Test("response headers: HTTP statuses read as the gRPC specification maps them; only gRPC content")
+    func responseHeaders() {
+        func failure(_ headers: HPACKHeaders) -> GRPCCallFailure? {
+            do {
+                try GRPCConnection.checkResponseHeaders(headers, method: "/s/M")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(failure([":status": "200", "content-type": "application/grpc"]) == nil)
+        #expect(failure([":status": "200", "content-type": "application/grpc+proto"]) == nil)
+        for (status, code) in [
+            ("503", 14), ("502", 14), ("504", 14), ("429", 14), ("404", 12), ("401", 16), ("500", 2),
+        ] {
+            #expect(
+                failure([":status": status, "content-type": "text/html"])
+                    == .status(GRPCStatus(code: Int32(code), message: "HTTP status \(status) for /s/M")))
+        }
+        #expect(
+            failure([":status": "200", "content-type": "text/html"])
+                == .protocolViolation("/s/M answered content-type 'text/html', not gRPC"))
     }
 
     @Test("grpc-timeout keeps to eight digits and a unit")

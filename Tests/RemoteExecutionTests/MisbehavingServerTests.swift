@@ -59,6 +59,24 @@ struct MisbehavingServerTests {
         try await server.close()
     }
 
+    @Test("a server that never answers, and a call with no deadline: the unanswered PING ends it")
+    func silentWithoutDeadline() async throws {
+        let server = try await LoopbackServer(reply: nil)
+        let error = await #expect(throws: RemoteExecutionError.self) {
+            try await RemoteExecutionClient.withClient(
+                server.endpoint, callTimeout: nil, keepalive: (.milliseconds(300), .milliseconds(300))
+            ) { client in
+                try await client.capabilities()
+            }
+        }
+        guard case .unreachable(_, let reason) = error else {
+            Issue.record("expected an unreachable server, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("PING"), "\(reason)")
+        try await server.close()
+    }
+
     @Test("a server that speaks HTTP/1.1 is unreachable, with the reason")
     func http1() async throws {
         let server = try await LoopbackServer(reply: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")

@@ -56,6 +56,33 @@ struct RemoteExecutionClientTests {
         }
     }
 
+    @Test func blobsOverTheBatchSizeGoThroughByteStreamInChunks() async throws {
+        try await Casd.withServer { casd in
+            try await RemoteExecutionClient.withClient(casd.endpoint, batchBytes: 64 * 1_024) { client in
+                // Bigger than a batch; the 5 MiB one is also five ByteStream messages, the last
+                // one short. Bytes that differ along the blob, so a chunk out of place shows.
+                var blobs: [BlobDigest: Data] = [:]
+                for size in [64 * 1_024 + 1, 5 * 1_024 * 1_024 + 17] {
+                    let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
+                    blobs[BlobDigest(of: data)] = data
+                }
+                let small = Data("small".utf8)
+                blobs[BlobDigest(of: small)] = small
+                let uploaded = try await client.upload(blobs)
+                #expect(uploaded == 3)
+                let missingAfter = try await client.findMissing(blobs.keys)
+                #expect(missingAfter.isEmpty)
+                let readBack = try await client.read(blobs.keys)
+                #expect(readBack == blobs)
+
+                let absent = BlobDigest(of: Data(repeating: 7, count: 100_000))
+                await #expect(throws: RemoteExecutionError.missingBlobs([absent])) {
+                    try await client.read([absent])
+                }
+            }
+        }
+    }
+
     @Test func actionCacheStoresAndAnswers() async throws {
         try await Casd.withServer { casd in
             try await RemoteExecutionClient.withClient(casd.endpoint) { client in

@@ -49,9 +49,6 @@ public final class RemoteExecutionClient: Sendable {
     private let connection: GRPCConnection
     /// The deadline of each call but Execute.
     private let callTimeout: Duration?
-    /// Whether the server has answered this client: a broken call after that is a lost
-    /// connection, before it an unreachable server.
-    private let answered = Mutex(false)
 
     private init(
         endpoint: RemoteEndpoint, instanceName: String, connection: GRPCConnection, callTimeout: Duration?,
@@ -69,20 +66,26 @@ public final class RemoteExecutionClient: Sendable {
     /// returns or throws.
     ///
     /// - Parameters:
-    ///   - callTimeout: the deadline of each call but Execute, which runs as long as its action
-    ///     (the action's own timeout bounds it); also the deadline of the connection's start.
+    ///   - callTimeout: the deadline of each call but Execute (which has its own, see
+    ///     ``execute(_:skipCacheLookup:timeout:)``); also the deadline of the connection's start.
     ///   - batchBytes: the payload of a batch request; under gRPC's usual 4 MiB message limit
     ///     with room for the digests.
+    ///   - keepalive: how often the connection sends a PING when it could be idle, and how long
+    ///     an answer may take before the connection is given up: a server that vanished without
+    ///     closing it (a machine frozen, a network split) ends the calls waiting on it.
     public static func withClient<Result: Sendable>(
         _ endpoint: RemoteEndpoint, instanceName: String = "", callTimeout: Duration? = .seconds(60),
         batchBytes: Int = 3 * 1_024 * 1_024, findMissingBatch: Int = 10_000,
+        keepalive: (interval: Duration, timeout: Duration) = (.seconds(30), .seconds(20)),
         _ body: (RemoteExecutionClient) async throws -> Result
     ) async throws -> Result {
         let connection: GRPCConnection
         do {
-            connection = try await GRPCConnection.connect(to: endpoint, timeout: callTimeout ?? .seconds(60))
+            connection = try await GRPCConnection.connect(
+                to: endpoint, timeout: callTimeout ?? .seconds(60), keepaliveInterval: keepalive.interval,
+                keepaliveTimeout: keepalive.timeout)
         } catch {
-            throw RemoteExecutionError.unreachable(endpoint: endpoint.description, reason: "\(error)")
+            throw RemoteExecutionError.unreachable(endpoint: endpoint.description, reason: error.reason)
         }
         let client = RemoteExecutionClient(
             endpoint: endpoint, instanceName: instanceName, connection: connection, callTimeout: callTimeout,
@@ -146,9 +149,11 @@ public final class RemoteExecutionClient: Sendable {
         return missing
     }
 
-    /// Uploads those of `blobs` the server lacks; returns how many it uploaded. Each blob is
-    /// checked against its digest first: a wrong key is the caller's bug, reported as
-    /// ``RemoteExecutionError/badDigest(expected:actual:)``, never stored.
+    /// Uploads those of `blobs` the server lacks; returns how many it uploaded. Blobs up to
+    /// ``batchBytes`` go in BatchUpdateBlobs requests, larger ones one by one through
+    /// ByteStream.Write. Each blob is checked against its digest first: a wrong key is the
+    /// caller's bug, reported as ``RemoteExecutionError/badDigest(expected:actual:)``, never
+    /// stored.
     @discardableResult
     public func upload(_ blobs: [BlobDigest: Data]) async throws(RemoteExecutionError) -> Int {
         for (digest, data) in blobs {
@@ -156,15 +161,81 @@ public final class RemoteExecutionClient: Sendable {
             guard actual == digest else { throw .badDigest(expected: digest, actual: actual) }
         }
         let missing = try await findMissing(blobs.keys).sorted()
-        try await uploadBatches(missing.compactMap { digest in blobs[digest].map { (digest, $0) } })
+        // A blob too big for a batch request goes alone through ByteStream.Write, in chunks.
+        let (large, small) = missing.reduce(into: ([BlobDigest](), [BlobDigest]())) { split, digest in
+            if digest.size > Int64(batchBytes) { split.0.append(digest) } else { split.1.append(digest) }
+        }
+        try await uploadBatches(small.compactMap { digest in blobs[digest].map { (digest, $0) } })
+        for digest in large {
+            if let data = blobs[digest] { try await write(data, as: digest) }
+        }
         return missing.count
     }
 
+    /// Uploads one blob through ByteStream.Write, in chunks of ``byteStreamChunk`` bytes.
+    private func write(_ data: Data, as digest: BlobDigest) async throws(RemoteExecutionError) {
+        // The upload's own name: a fresh identifier, then the blob it must become.
+        let resource = Self.resourceName(
+            instanceName, "uploads/\(UUID().uuidString.lowercased())/blobs/\(digest.hash)/\(digest.size)")
+        var requests: [Google_Bytestream_WriteRequest] = []
+        var offset = 0
+        repeat {
+            var request = Google_Bytestream_WriteRequest()
+            // Only the first request must name the resource.
+            if offset == 0 { request.resourceName = resource }
+            request.writeOffset = Int64(offset)
+            let end = min(offset + Self.byteStreamChunk, data.count)
+            request.data = data.subdata(in: data.startIndex + offset..<data.startIndex + end)
+            request.finishWrite = end == data.count
+            requests.append(request)
+            offset = end
+        } while offset < data.count
+        let response = try await perform("ByteStream.Write") { () async throws(GRPCCallFailure) in
+            try await connection.clientStreaming(
+                "/google.bytestream.ByteStream/Write", requests, as: Google_Bytestream_WriteResponse.self,
+                timeout: callTimeout)
+        }
+        guard response.committedSize == digest.size else {
+            throw .rejected(
+                call: "ByteStream.Write", code: "invalidResponse",
+                message: "\(digest): the server committed \(response.committedSize) of \(digest.size) bytes")
+        }
+    }
+
+    /// Reads one blob through ByteStream.Read and checks it against its digest.
+    private func readStream(_ digest: BlobDigest) async throws(RemoteExecutionError) -> Data {
+        var request = Google_Bytestream_ReadRequest()
+        request.resourceName = Self.resourceName(instanceName, "blobs/\(digest.hash)/\(digest.size)")
+        let chunks: [Google_Bytestream_ReadResponse]
+        do throws(RemoteExecutionError) {
+            chunks = try await perform("ByteStream.Read") { () async throws(GRPCCallFailure) in
+                try await connection.serverStreaming(
+                    "/google.bytestream.ByteStream/Read", request, as: Google_Bytestream_ReadResponse.self,
+                    timeout: callTimeout)
+            }
+        } catch .rejected(_, "notFound", _) {
+            throw .missingBlobs([digest])
+        }
+        let data = chunks.reduce(into: Data()) { $0.append($1.data) }
+        let actual = BlobDigest(of: data)
+        guard actual == digest else { throw .badDigest(expected: digest, actual: actual) }
+        return data
+    }
+
+    /// A ByteStream resource name: `path` under the instance, when there is one.
+    private static func resourceName(_ instanceName: String, _ path: String) -> String {
+        instanceName.isEmpty ? path : "\(instanceName)/\(path)"
+    }
+
+    /// A batch entry's bytes beyond the blob's: the digest (64 hex digits, a size) and the
+    /// fields' tags and lengths, rounded up.
+    static let batchEntryOverhead: Int64 = 100
+
+    /// The bytes of one ByteStream message: well under gRPC's usual 4 MiB message limit.
+    static let byteStreamChunk = 1_024 * 1_024
+
     private func uploadBatches(_ blobs: [(BlobDigest, Data)]) async throws(RemoteExecutionError) {
         for batch in batches(of: blobs.map { (digest: $0.0, payload: $0.1) }) {
-            guard batch.allSatisfy({ $0.digest.size <= Int64(batchBytes) }) else {
-                throw .unsupported("blobs over \(batchBytes) bytes in one batch (ByteStream is not used yet)")
-            }
             var request = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest()
             request.instanceName = instanceName
             request.requests = batch.map { blob in
@@ -186,17 +257,19 @@ public final class RemoteExecutionClient: Sendable {
         }
     }
 
-    /// Reads `digests` from the server, in batches of at most ``batchBytes``, checking each
-    /// blob's bytes against its digest.
+    /// Reads `digests` from the server, in batches of at most ``batchBytes`` (a larger blob
+    /// through ByteStream.Read), checking each blob's bytes against its digest.
     public func read(_ digests: some Collection<BlobDigest>) async throws(RemoteExecutionError)
         -> [BlobDigest: Data]
     {
         let unique = Array(Set(digests)).sorted()
         var blobs: [BlobDigest: Data] = [:]
-        for batch in batches(of: unique.map { (digest: $0, payload: ()) }) {
-            guard batch.allSatisfy({ $0.digest.size <= Int64(batchBytes) }) else {
-                throw .unsupported("blobs over \(batchBytes) bytes in one batch (ByteStream is not used yet)")
-            }
+        // A blob too big for a batch comes alone through ByteStream.Read.
+        for digest in unique where digest.size > Int64(batchBytes) {
+            blobs[digest] = try await readStream(digest)
+        }
+        let small = unique.filter { $0.size <= Int64(batchBytes) }
+        for batch in batches(of: small.map { (digest: $0, payload: ()) }) {
             var request = Build_Bazel_Remote_Execution_V2_BatchReadBlobsRequest()
             request.instanceName = instanceName
             request.digests = batch.map(\.digest.message)
@@ -228,7 +301,7 @@ public final class RemoteExecutionClient: Sendable {
         return blobs
     }
 
-    /// Splits `items` into runs whose sizes add up to at most ``batchBytes`` (a bigger item
+    /// Splits `items` into runs whose entries add up to at most ``batchBytes`` (a bigger item
     /// alone in its run).
     private func batches<Payload>(of items: [(digest: BlobDigest, payload: Payload)]) -> [[(
         digest: BlobDigest, payload: Payload
@@ -237,13 +310,16 @@ public final class RemoteExecutionClient: Sendable {
         var current: [(digest: BlobDigest, payload: Payload)] = []
         var bytes: Int64 = 0
         for item in items {
-            if current.isEmpty == false, bytes + item.digest.size > Int64(batchBytes) {
+            // Each entry carries its digest and protobuf framing besides its bytes: 60,000
+            // blobs of 50 bytes would otherwise make a 5.5 MB request from a "3 MiB" batch.
+            let entryBytes = item.digest.size + Self.batchEntryOverhead
+            if current.isEmpty == false, bytes + entryBytes > Int64(batchBytes) {
                 result.append(current)
                 current = []
                 bytes = 0
             }
             current.append(item)
-            bytes += item.digest.size
+            bytes += entryBytes
         }
         if current.isEmpty == false { result.append(current) }
         return result
@@ -303,7 +379,11 @@ public final class RemoteExecutionClient: Sendable {
     /// server reports it done. A result from the action cache comes back the same way, with
     /// ``Execution/cachedResult`` set, unless `skipCacheLookup`. A command that exits non-zero is
     /// a result (``REAPI/ActionResult/exitCode``), not an error.
-    public func execute(_ action: BlobDigest, skipCacheLookup: Bool = false)
+    ///
+    /// - Parameter timeout: how long to wait for the whole execution, queueing included; give
+    ///   the action's own timeout and a margin. Nil waits as long as the connection lives (its
+    ///   PINGs still end it when the server vanishes).
+    public func execute(_ action: BlobDigest, skipCacheLookup: Bool = false, timeout: Duration? = nil)
         async throws(RemoteExecutionError)
         -> Execution
     {
@@ -312,15 +392,30 @@ public final class RemoteExecutionClient: Sendable {
         request.actionDigest = action.message
         request.skipCacheLookup = skipCacheLookup
         request.digestFunction = .sha256
-        let operations = try await perform("Execute") { () async throws(GRPCCallFailure) in
+        var operations = try await perform("Execute") { () async throws(GRPCCallFailure) in
             try await connection.serverStreaming(
                 Self.path("Execution", "Execute"), request, as: Google_Longrunning_Operation.self,
-                timeout: nil)
+                timeout: timeout)
         }
-        let operation = operations.first(where: \.done)
-        guard let operation, operation.done else {
+        // A server may end the stream before the operation is done (it restarts its streams
+        // now and then); REAPI's answer is to wait on the operation by its name.
+        var waits = 0
+        while operations.contains(where: \.done) == false, let name = operations.last?.name, !name.isEmpty,
+            waits < Self.maximumWaits
+        {
+            waits += 1
+            var wait = Build_Bazel_Remote_Execution_V2_WaitExecutionRequest()
+            wait.name = name
+            operations = try await perform("WaitExecution") { () async throws(GRPCCallFailure) in
+                try await connection.serverStreaming(
+                    Self.path("Execution", "WaitExecution"), wait, as: Google_Longrunning_Operation.self,
+                    timeout: timeout)
+            }
+        }
+        guard let operation = operations.first(where: \.done) else {
             throw .connectionLost(
-                call: "Execute", reason: "the operation stream ended before the action was done")
+                call: "Execute",
+                reason: "the operation stream ended \(waits + 1) times before the action was done")
         }
         switch operation.result {
         case .error(let status):
@@ -345,6 +440,9 @@ public final class RemoteExecutionClient: Sendable {
         }
     }
 
+    /// How many times an Execute whose stream ended early is waited on again by name.
+    static let maximumWaits = 10
+
     // MARK: Errors
 
     /// Runs one call, turning how it failed into a ``RemoteExecutionError``.
@@ -352,11 +450,11 @@ public final class RemoteExecutionClient: Sendable {
         _ call: String, _ body: () async throws(GRPCCallFailure) -> Result
     ) async throws(RemoteExecutionError) -> Result {
         do {
-            let result = try await body()
-            answered.withLock { $0 = true }
-            return result
+            return try await body()
         } catch {
-            let wasAnswered = answered.withLock { $0 }
+            // A broken call after the server answered one (even with an error status) is a lost
+            // connection; before that, the server was never reached.
+            let wasAnswered = connection.hasAnswered
             switch error {
             case .unreachable(let reason):
                 throw .unreachable(endpoint: endpoint.description, reason: reason)

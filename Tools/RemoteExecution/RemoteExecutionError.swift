@@ -10,7 +10,7 @@ public enum RemoteExecutionError: Error, Sendable, Equatable, CustomStringConver
     case connectionLost(call: String, reason: String)
     /// The server sent bytes for `expected` whose digest is `actual`.
     case badDigest(expected: BlobDigest, actual: BlobDigest)
-    /// The server reported a blob absent that the call needed (a read, or an action's inputs).
+    /// The server reported absent a blob that a read asked for.
     case missingBlobs([BlobDigest])
     /// The server answered the call with an error status.
     case rejected(call: String, code: String, message: String)

@@ -14,4 +14,14 @@ enum GRPCCallFailure: Error, Equatable {
     case timedOut
     /// The task making the call was cancelled.
     case cancelled
+
+    /// The failure in words, for a ``RemoteExecutionError``'s reason.
+    var reason: String {
+        switch self {
+        case .unreachable(let reason), .broken(let reason), .protocolViolation(let reason): reason
+        case .status(let status): "\(status)"
+        case .timedOut: "the deadline passed"
+        case .cancelled: "cancelled"
+        }
+    }
 }

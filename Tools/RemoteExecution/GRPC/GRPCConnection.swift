@@ -5,16 +5,16 @@ import NIOHTTP2
 import NIOPosix
 import SwiftProtobuf
 
-/// One plaintext HTTP/2 connection to a gRPC server, and the two kinds of call REAPI needs:
-/// unary (one request, one response) and server streaming (one request, responses until the
-/// server ends the call).
+/// One plaintext HTTP/2 connection to a gRPC server, and the three kinds of call REAPI needs:
+/// unary (one request, one response), server streaming (one request, responses until the
+/// server ends the call) and client streaming (requests in order, one response).
 ///
 /// gRPC on HTTP/2 is small: a call is a stream whose request is a `POST` to
 /// `/package.Service/Method` with `content-type: application/grpc`, each message is framed by a
 /// flag byte and a 4-byte big-endian length, and the outcome is the `grpc-status` and
 /// `grpc-message` of the trailers. Writing it here, over the NIOHTTP2 that async-http-client
 /// already builds, spares the workspace grpc-swift's build (about two minutes of a clean build
-/// on two cores; Decision 41).
+/// on two cores; Decision 40).
 final class GRPCConnection: Sendable {
     private typealias Stream = NIOAsyncChannel<HTTP2Frame.FramePayload, HTTP2Frame.FramePayload>
 
@@ -22,20 +22,47 @@ final class GRPCConnection: Sendable {
     private let multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>
     /// The `:authority` of each request.
     private let authority: String
+    private let health: ConnectionHealth
+
+    /// The largest response message read; a length above it is the server's error, not a
+    /// reason to buffer gigabytes. REAPI servers keep messages to about 4 MiB.
+    static let maximumMessageBytes = 16 * 1_024 * 1_024
+    /// How much the server may send ahead, per stream and on the connection: HTTP/2's default
+    /// of 64 KiB would hold a large read to one window per round trip.
+    static let receiveWindowBytes = 8 * 1_024 * 1_024
+
+    /// The HTTP/2 settings: NIO's, with the receive windows of ``receiveWindowBytes``.
+    private static var http2Configuration: NIOHTTP2Handler.Configuration {
+        var configuration = NIOHTTP2Handler.Configuration()
+        configuration.connection.initialSettings.append(
+            HTTP2Setting(parameter: .initialWindowSize, value: receiveWindowBytes))
+        configuration.connection.targetWindowSize = receiveWindowBytes
+        configuration.stream.targetWindowSize = receiveWindowBytes
+        return configuration
+    }
+
+    /// Whether the server has answered a call on this connection.
+    var hasAnswered: Bool { health.hasAnswered }
 
     private init(
-        channel: any Channel, multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, authority: String
+        channel: any Channel, multiplexer: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, authority: String,
+        health: ConnectionHealth
     ) {
         self.channel = channel
         self.multiplexer = multiplexer
         self.authority = authority
+        self.health = health
     }
 
     /// Opens a connection to `endpoint`, speaking HTTP/2 from the first byte (gRPC's plaintext
-    /// "prior knowledge"; no upgrade from HTTP/1.1).
-    static func connect(to endpoint: RemoteEndpoint, timeout: Duration) async throws(GRPCCallFailure)
-        -> GRPCConnection
-    {
+    /// "prior knowledge"; no upgrade from HTTP/1.1). Every `keepaliveInterval` the connection
+    /// sends a PING, and closes if the answer takes longer than `keepaliveTimeout`.
+    static func connect(
+        to endpoint: RemoteEndpoint, timeout: Duration, keepaliveInterval: Duration,
+        keepaliveTimeout: Duration
+    ) async throws(GRPCCallFailure) -> GRPCConnection {
+        let health = ConnectionHealth()
+        let configuration = http2Configuration
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(TimeAmount(timeout))
         let initializer:
@@ -43,10 +70,16 @@ final class GRPCConnection: Sendable {
                 (any Channel, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
             > = { channel in
                 // The server starts no streams of its own in gRPC; one that did gets it refused.
-                channel.configureAsyncHTTP2Pipeline(mode: .client) { stream in
+                channel.configureAsyncHTTP2Pipeline(mode: .client, configuration: configuration) { stream in
                     stream.close(promise: nil)
                     return stream.eventLoop.makeSucceededVoidFuture()
-                }.map { (channel, $0) }
+                }.flatMapThrowing { multiplexer in
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionWatcher(
+                            health: health, keepaliveInterval: TimeAmount(keepaliveInterval),
+                            keepaliveTimeout: TimeAmount(keepaliveTimeout)))
+                    return (channel, multiplexer)
+                }
             }
         do {
             switch endpoint {
@@ -56,11 +89,12 @@ final class GRPCConnection: Sendable {
                 )
                 .connect(host: host, port: port, channelInitializer: initializer)
                 return GRPCConnection(
-                    channel: channel, multiplexer: multiplexer, authority: "\(host):\(port)")
+                    channel: channel, multiplexer: multiplexer, authority: "\(host):\(port)", health: health)
             case .unixSocket(let path):
                 let (channel, multiplexer) = try await bootstrap.connect(
                     unixDomainSocketPath: path, channelInitializer: initializer)
-                return GRPCConnection(channel: channel, multiplexer: multiplexer, authority: "localhost")
+                return GRPCConnection(
+                    channel: channel, multiplexer: multiplexer, authority: "localhost", health: health)
             }
         } catch {
             throw .unreachable("\(error)")
@@ -73,41 +107,53 @@ final class GRPCConnection: Sendable {
         _ = try? await channel.close()
     }
 
-    /// A call with one response.
+    /// A call with one request and one response.
     func unary<Response: SwiftProtobuf.Message>(
         _ method: String, _ request: some SwiftProtobuf.Message, as _: Response.Type = Response.self,
         timeout: Duration?
     ) async throws(GRPCCallFailure) -> Response {
-        let responses: [Response] = try await call(method, request, timeout: timeout)
+        try Self.single(method, try await call(method, [request], timeout: timeout))
+    }
+
+    /// A call with one request and any number of responses, in the order they came, once the
+    /// server ended the call with an OK status.
+    func serverStreaming<Response: SwiftProtobuf.Message>(
+        _ method: String, _ request: some SwiftProtobuf.Message, as _: Response.Type = Response.self,
+        timeout: Duration?
+    ) async throws(GRPCCallFailure) -> [Response] {
+        try await call(method, [request], timeout: timeout)
+    }
+
+    /// A call with `requests` in order, and one response (ByteStream's Write).
+    func clientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: String, _ requests: [Request], as _: Response.Type = Response.self, timeout: Duration?
+    ) async throws(GRPCCallFailure) -> Response {
+        try Self.single(method, try await call(method, requests, timeout: timeout))
+    }
+
+    private static func single<Response>(_ method: String, _ responses: [Response]) throws(GRPCCallFailure)
+        -> Response
+    {
         guard responses.count == 1, let response = responses.first else {
             throw .protocolViolation("\(method) answered \(responses.count) messages, not one")
         }
         return response
     }
 
-    /// A call with any number of responses, in the order they came, once the server ended the
-    /// call with an OK status.
-    func serverStreaming<Response: SwiftProtobuf.Message>(
-        _ method: String, _ request: some SwiftProtobuf.Message, as _: Response.Type = Response.self,
-        timeout: Duration?
+    private func call<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: String, _ requests: [Request], timeout: Duration?
     ) async throws(GRPCCallFailure) -> [Response] {
-        try await call(method, request, timeout: timeout)
-    }
-
-    private func call<Response: SwiftProtobuf.Message>(
-        _ method: String, _ request: some SwiftProtobuf.Message, timeout: Duration?
-    ) async throws(GRPCCallFailure) -> [Response] {
-        let body: Data
+        let bodies: [Data]
         do {
-            body = try request.serializedBytes()
+            bodies = try requests.map { try $0.serializedBytes() }
         } catch {
-            throw .protocolViolation("the request of \(method) could not be encoded: \(error)")
+            throw .protocolViolation("a request of \(method) could not be encoded: \(error)")
         }
         do {
-            guard let timeout else { return try await exchange(method, body: body, timeout: nil) }
+            guard let timeout else { return try await exchange(method, bodies: bodies, timeout: nil) }
             // The call races a timer; the first to finish decides, and the other is cancelled.
             return try await withThrowingTaskGroup(of: [Response].self) { group in
-                group.addTask { try await self.exchange(method, body: body, timeout: timeout) }
+                group.addTask { try await self.exchange(method, bodies: bodies, timeout: timeout) }
                 group.addTask {
                     try await Task.sleep(for: timeout)
                     throw GRPCCallFailure.timedOut
@@ -117,18 +163,21 @@ final class GRPCConnection: Sendable {
                 return first
             }
         } catch let failure as GRPCCallFailure {
+            // A stream that broke because the connection was given up says why it was.
+            if case .broken = failure, let refusal = health.refusal { throw .broken(refusal) }
             throw failure
         } catch {
             if Task.isCancelled { throw .cancelled }
-            throw .broken("\(error)")
+            throw .broken(health.refusal ?? "\(error)")
         }
     }
 
-    /// One stream: the request's headers and message, then the response's headers, messages and
+    /// One stream: the request's headers and messages, then the response's headers, messages and
     /// trailers.
     private func exchange<Response: SwiftProtobuf.Message>(
-        _ method: String, body: Data, timeout: Duration?
+        _ method: String, bodies: [Data], timeout: Duration?
     ) async throws -> [Response] {
+        if let refusal = health.refusal { throw GRPCCallFailure.broken(refusal) }
         let stream = try await multiplexer.openStream { channel in
             channel.eventLoop.makeCompletedFuture { try Stream(wrappingChannelSynchronously: channel) }
         }
@@ -139,13 +188,22 @@ final class GRPCConnection: Sendable {
             ]
             if let timeout { headers.add(name: "grpc-timeout", value: GRPCTimeout.headerValue(timeout)) }
             try await outbound.write(.headers(.init(headers: headers)))
-            var framed = ByteBuffer()
-            framed.writeInteger(UInt8(0))  // not compressed
-            framed.writeInteger(UInt32(body.count))
-            framed.writeBytes(body)
-            try await outbound.write(.data(.init(data: .byteBuffer(framed), endStream: true)))
+            // The writer waits while the stream holds too many bytes not yet sent (the server's
+            // window is closed, or the socket is full), so a large upload never sits whole in
+            // NIO's buffers.
+            for (index, body) in bodies.enumerated() {
+                var framed = ByteBuffer()
+                framed.writeInteger(UInt8(0))  // not compressed
+                framed.writeInteger(UInt32(body.count))
+                framed.writeBytes(body)
+                let last = index == bodies.count - 1
+                try await outbound.write(.data(.init(data: .byteBuffer(framed), endStream: last)))
+            }
+            if bodies.isEmpty {
+                try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer()), endStream: true)))
+            }
 
-            var messages = GRPCMessageReader()
+            var messages = GRPCMessageReader(maximumMessageBytes: Self.maximumMessageBytes)
             var responses: [Response] = []
             var sawHeaders = false
             for try await payload in inbound {
@@ -153,11 +211,8 @@ final class GRPCConnection: Sendable {
                 case .headers(let frame):
                     if !sawHeaders {
                         sawHeaders = true
-                        let status = frame.headers.first(name: ":status")
-                        guard status == "200" else {
-                            throw GRPCCallFailure.protocolViolation(
-                                "HTTP status \(status ?? "none") for \(method)")
-                        }
+                        health.noteAnswer()
+                        try Self.checkResponseHeaders(frame.headers, method: method)
                         // A call that fails at once may answer with headers and trailers in one.
                         guard frame.endStream else { continue }
                     }
@@ -184,6 +239,30 @@ final class GRPCConnection: Sendable {
                 }
             }
             throw GRPCCallFailure.broken("the stream of \(method) ended without a status")
+        }
+    }
+
+    /// Checks the response's first headers: HTTP status 200 and a gRPC content type. Another
+    /// status is read as the gRPC specification maps it, so a proxy whose server is down
+    /// (502, 503, 504) reads as an unavailable server.
+    static func checkResponseHeaders(_ headers: HPACKHeaders, method: String) throws(GRPCCallFailure) {
+        let status = headers.first(name: ":status").flatMap { Int($0) }
+        guard status == 200 else {
+            let code: Int32 =
+                switch status {
+                case 400: 13  // internal
+                case 401: 16  // unauthenticated
+                case 403: 7  // permissionDenied
+                case 404: 12  // unimplemented
+                case 429, 502, 503, 504: GRPCStatus.unavailable
+                default: 2  // unknown
+                }
+            let shown = status.map(String.init) ?? "none"
+            throw .status(GRPCStatus(code: code, message: "HTTP status \(shown) for \(method)"))
+        }
+        let contentType = headers.first(name: "content-type") ?? ""
+        guard contentType.hasPrefix("application/grpc") else {
+            throw .protocolViolation("\(method) answered content-type '\(contentType)', not gRPC")
         }
     }
 }
