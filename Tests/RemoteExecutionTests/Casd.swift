@@ -51,12 +51,28 @@ struct Casd: Sendable {
     }
 
     /// The host's folders the runner binds read-only into each action's sandbox, whose root is
-    /// the action's input root: the "worker image" the actions' commands (`/bin/sh`) come from.
-    /// A folder that is a link (`/bin -> usr/bin` on Debian 12) is bound from where it leads:
-    /// the runner cannot bind a link.
-    static let workerImage = ["/usr", "/bin", "/lib", "/lib64"].map { folder in
-        (host: URL(fileURLWithPath: folder).resolvingSymlinksInPath().path, sandbox: folder)
-    }
+    /// the action's input root: the "worker image" the actions' commands (`/bin/sh`) and test
+    /// bundles' libraries come from. That is `/usr`, `/bin`, `/lib`, `/lib64`, and the Swift
+    /// toolchain's folder when it is elsewhere (`/opt/swift` here), where a test bundle finds the
+    /// Swift runtime by its run path. A folder that is a link (`/bin -> usr/bin` on Debian 12)
+    /// is bound from where it leads: the runner cannot bind a link.
+    static let workerImage = (["/usr", "/bin", "/lib", "/lib64"] + [toolchainFolder].compactMap { $0 })
+        .map { folder in (host: URL(fileURLWithPath: folder).resolvingSymlinksInPath().path, sandbox: folder)
+        }
+
+    /// The folder holding the toolchain of the `swift` on `PATH` (`/opt/swift` for
+    /// `/opt/swift/usr/bin/swift`), or nil when it is under `/usr`, which is bound anyway.
+    static let toolchainFolder: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for folder in path.split(separator: ":") {
+            let swift = URL(fileURLWithPath: String(folder)).appendingPathComponent("swift")
+            guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+            let root = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().path
+            return root == "/" || root.hasPrefix("/usr") ? nil : root
+        }
+        return nil
+    }()
 
     /// The folder of `buildbox-casd` and `buildbox-run`, fetched by the workspace's script.
     private static func engine() async throws -> String {
