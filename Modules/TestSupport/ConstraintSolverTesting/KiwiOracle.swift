@@ -18,8 +18,16 @@ package enum KiwiOracle {
     package static func run(_ request: Data) async throws -> Data {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("kiwi_oracle.py")
+        // The request goes in a file, not down the script's standard input: a python3 that
+        // stops early (kiwisolver missing) closed that pipe, and writing on into it killed the
+        // whole test process (SIGPIPE; swift-subprocess 1.0.2 then traps on the writer it could
+        // not close) instead of failing this test with the script's words.
+        let requestFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcage-kiwi-request-\(UUID().uuidString).json")
+        try request.write(to: requestFile)
+        defer { try? FileManager.default.removeItem(at: requestFile) }
         let result = try await Subprocess.run(
-            .name("python3"), arguments: [script.path], input: .data(request),
+            .name("python3"), arguments: [script.path, requestFile.path],
             output: .data(limit: 1 << 30), error: .string(limit: 1 << 20))
         guard result.terminationStatus.isSuccess else {
             throw Unavailable(

@@ -1,6 +1,6 @@
 """Reference solutions from kiwisolver for the constraint solver's and Layout's tests.
 
-Reads JSON on stdin and writes one result per system on stdout:
+Reads JSON from the file named by its one argument and writes one result per system on stdout:
 
 - {"systems": [...]} (KiwisolverOracleTests.swift): each system is replayed step by step
   exactly as the Swift test replays it with Ribcage's solver, with kiwi's own strengths.
@@ -123,7 +123,8 @@ def lexicographic_or_report(screen):
 
 
 def main():
-    data = json.load(sys.stdin)
+    with open(sys.argv[1], encoding="utf-8") as request:
+        data = json.load(request)
     if "screens" in data:
         json.dump({"results": [lexicographic_or_report(s) for s in data["screens"]]}, sys.stdout)
     else:
