@@ -69,7 +69,7 @@ struct Casd: Sendable {
             guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
             let root = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().path
-            return root == "/" || root.hasPrefix("/usr") ? nil : root
+            return root == "/" || root == "/usr" || root.hasPrefix("/usr/") ? nil : root
         }
         return nil
     }()

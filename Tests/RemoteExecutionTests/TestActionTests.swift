@@ -86,11 +86,11 @@ struct TestActionTests {
             packageRoot: package,
             testBundle: package.appendingPathComponent(".build/debug/RemotePackageTests.xctest"),
             filter: filter, files: withFixture ? [fixture] : [], environment: ["PATH": "/usr/bin:/bin"],
-            timeout: .seconds(120))
+            workerImage: "this machine's /usr and toolchain", timeout: .seconds(120))
     }
 
     @Test(
-        "a red run comes back with the per-test results of a local swift test; a green one is answered from the action cache the second time; a changed input is a new key"
+        "a red run comes back with the per-test results of a local swift test; a green one is answered from the action cache the second time; the run sees only its input root"
     )
     func remoteRuns() async throws {
         let package = try Self.writePackage()
@@ -145,9 +145,5 @@ struct TestActionTests {
                 #expect(bareOutcomes == ["computes()": false, "readsItsFixture()": true])
             }
         }
-        try Data("43\n".utf8).write(
-            to: package.appendingPathComponent("Tests/AnswerTests/Fixtures/expected.txt"))
-        let changed = try Self.action(filter: "AnswerTests\\.(computes|readsItsFixture)", in: package)
-        #expect(changed.actionDigest != green.actionDigest)
     }
 }

@@ -21,6 +21,8 @@ public enum REAPI {
     public typealias FileNode = Build_Bazel_Remote_Execution_V2_FileNode
     /// A file an action produced, by digest.
     public typealias OutputFile = Build_Bazel_Remote_Execution_V2_OutputFile
+    /// What a worker must offer to run an action: named properties, sorted by name.
+    public typealias Platform = Build_Bazel_Remote_Execution_V2_Platform
     /// What a server supports (digest functions, execution, batch limits, API versions).
     public typealias ServerCapabilities = Build_Bazel_Remote_Execution_V2_ServerCapabilities
 }
@@ -100,6 +102,12 @@ public struct InputTree: Sendable {
         self.files = files
     }
 
+    /// REAPI's order for names and paths: by their UTF-8 bytes (Swift's `<` compares canonical
+    /// forms, which is another order for some names).
+    public static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
     /// The root directory's digest and every blob of the tree (the files and the `Directory`
     /// messages), by digest.
     public func merkle() throws -> (root: BlobDigest, blobs: [BlobDigest: Data]) {
@@ -135,8 +143,8 @@ public struct InputTree: Sendable {
             node.digest = try directory(children, blobs: &blobs).message
             message.directories.append(node)
         }
-        message.files.sort { $0.name < $1.name }
-        message.directories.sort { $0.name < $1.name }
+        message.files.sort { Self.precedes($0.name, $1.name) }
+        message.directories.sort { Self.precedes($0.name, $1.name) }
         let (digest, bytes) = try BlobDigest.of(message)
         blobs[digest] = bytes
         return digest

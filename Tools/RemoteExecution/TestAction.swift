@@ -9,15 +9,18 @@ import Foundation
 /// resources. What is not a file of the package comes from the worker's image: the Swift
 /// runtime at the toolchain's path, `/usr`, `/bin` and `/lib` (see `Tools/reapi/engine`).
 ///
-/// The digest of ``action`` is the run's key: the same bundle, files, filter and environment
-/// give the same key on any machine whose paths are the same.
+/// The digest of ``action`` is the run's key: the same bundle, files, filter, environment and
+/// worker image give the same key on any machine whose paths are the same. The image is named
+/// by the caller (``init(packageRoot:testBundle:filter:files:environment:workerImage:timeout:)``),
+/// since the Swift runtime, the C library and the tools it holds change results as much as the
+/// files do, and two pools with different images must not share results.
 public struct TestAction: Sendable {
     /// Where the xUnit report lands, relative to the package's folder; an output of the action.
     public static let xunitPath = ".ribcage-remote/xunit.xml"
     /// Where the Swift Testing event stream (version 0) lands; an output of the action.
     public static let eventsPath = ".ribcage-remote/events.jsonl"
 
-    /// A file the action needs could not be read.
+    /// A file the action needs could not be read, or the action cannot be laid out.
     public struct UnreadableInput: Error, CustomStringConvertible {
         /// The file.
         public var path: String
@@ -26,6 +29,9 @@ public struct TestAction: Sendable {
         /// The file and the reason, in a sentence.
         public var description: String { "cannot read \(path) for the remote test action: \(reason)" }
     }
+
+    /// The property of the Command's and the Action's `Platform` that names the worker image.
+    public static let workerImageProperty = "ribcage-worker-image"
 
     /// What runs: the bundle with Swift Testing's arguments.
     public let command: REAPI.Command
@@ -42,26 +48,42 @@ public struct TestAction: Sendable {
     /// - Parameters:
     ///   - filter: Swift Testing's `--filter`, a regular expression over test identifiers (a
     ///     test target's module name selects its suites); nil runs every suite.
-    ///   - files: the other files the run reads, by absolute path: the bundle's resources, the
-    ///     fixtures and the inputs a traced run recorded.
-    ///   - environment: the run's whole environment; nothing else is passed.
+    ///   - files: the other files the run reads, by absolute path: the bundle's resources (a
+    ///     folder stands for every file under it, as a `.resources` folder does), the fixtures
+    ///     and the inputs a traced run recorded. Links are followed: the file they lead to is
+    ///     put at the link's path.
+    ///   - environment: the variables the run is given (a worker may add defaults of its own,
+    ///     as REAPI allows).
+    ///   - workerImage: what names the worker's image (for example the toolchain's
+    ///     `swift --version` and the OS), put in the `Platform` of the Command and the Action.
     ///   - timeout: how long the worker lets the run take.
-    /// - Throws: ``UnreadableInput`` when the bundle or one of `files` cannot be read.
+    /// - Throws: ``UnreadableInput`` when the bundle or one of `files` cannot be read, or when
+    ///   none of them is under `packageRoot` (REAPI wants the working directory in the tree).
     public init(
         packageRoot: URL, testBundle: URL, filter: String?, files: [URL], environment: [String: String],
-        timeout: Duration
+        workerImage: String, timeout: Duration
     ) throws {
         let root = packageRoot.standardizedFileURL.path
         var tree = InputTree()
-        for file in [testBundle] + files {
+        for file in try Self.regularFiles([testBundle] + files) {
             let path = file.standardizedFileURL.path
             do {
                 let contents = try Data(contentsOf: file.standardizedFileURL)
+                // The mode's bits (of what a link leads to), not `isExecutableFile`, which asks
+                // what this user may do.
+                let target = file.standardizedFileURL.resolvingSymlinksInPath().path
+                let mode =
+                    try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int ?? 0
                 tree.files[String(path.drop { $0 == "/" })] = InputTree.File(
-                    contents, isExecutable: FileManager.default.isExecutableFile(atPath: path))
+                    contents, isExecutable: mode & 0o111 != 0)
             } catch {
                 throw UnreadableInput(path: path, reason: "\(error)")
             }
+        }
+        let rootPrefix = root.hasSuffix("/") ? root : root + "/"
+        guard tree.files.keys.contains(where: { ("/" + $0).hasPrefix(rootPrefix) }) else {
+            throw UnreadableInput(
+                path: root, reason: "no input is under the package's folder, the command's working directory")
         }
 
         var command = REAPI.Command()
@@ -72,21 +94,30 @@ public struct TestAction: Sendable {
                 "--xunit-output", Self.xunitPath,
                 "--event-stream-output-path", Self.eventsPath, "--event-stream-version", "0",
             ] + (filter.map { ["--filter", $0] } ?? [])
-        // REAPI wants both lists sorted, so that equal commands have equal digests.
-        command.environmentVariables = environment.sorted { $0.key < $1.key }.map { name, value in
+        // REAPI wants both lists sorted by their UTF-8 bytes, so that equal commands have equal
+        // digests.
+        command.environmentVariables = environment.sorted { InputTree.precedes($0.key, $1.key) }.map {
+            name, value in
             var variable = REAPI.Command.EnvironmentVariable()
             variable.name = name
             variable.value = value
             return variable
         }
-        command.outputPaths = [Self.eventsPath, Self.xunitPath].sorted()
+        command.outputPaths = [Self.eventsPath, Self.xunitPath].sorted(by: InputTree.precedes)
         command.workingDirectory = String(root.drop { $0 == "/" })
+        var platform = REAPI.Platform()
+        var image = REAPI.Platform.Property()
+        image.name = Self.workerImageProperty
+        image.value = workerImage
+        platform.properties = [image]
+        command.platform = platform
 
         let (inputRoot, treeBlobs) = try tree.merkle()
         let (commandDigest, commandBytes) = try BlobDigest.of(command)
         var action = REAPI.Action()
         action.commandDigest = commandDigest.message
         action.inputRootDigest = inputRoot.message
+        action.platform = platform
         let seconds = timeout.components.seconds
         action.timeout = .init(seconds: seconds, nanos: Int32(timeout.components.attoseconds / 1_000_000_000))
         let (actionDigest, actionBytes) = try BlobDigest.of(action)
@@ -98,6 +129,31 @@ public struct TestAction: Sendable {
         self.action = action
         self.actionDigest = actionDigest
         self.blobs = blobs
+    }
+
+    /// `urls`, with each folder among them replaced by the regular files under it (hidden ones
+    /// included: a resource may start with a dot), sorted for a stable error on the first bad one.
+    private static func regularFiles(_ urls: [URL]) throws -> [URL] {
+        var files: [URL] = []
+        for url in urls {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue
+            else {
+                files.append(url)
+                continue
+            }
+            guard
+                let walk = FileManager.default.enumerator(
+                    at: url, includingPropertiesForKeys: [.isRegularFileKey])
+            else { throw UnreadableInput(path: url.path, reason: "the folder cannot be listed") }
+            var inside: [URL] = []
+            for case let item as URL in walk {
+                let values = try item.resolvingSymlinksInPath().resourceValues(forKeys: [.isRegularFileKey])
+                if values.isRegularFile == true { inside.append(item) }
+            }
+            files += inside.sorted { $0.path < $1.path }
+        }
+        return files
     }
 
     /// `path` from `root`, as `./bin` when it is inside, else as it is.

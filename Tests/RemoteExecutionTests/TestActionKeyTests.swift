@@ -1,0 +1,103 @@
+import Foundation
+import RemoteExecution
+import Testing
+
+/// What goes into a ``TestAction``'s key, and what does not: each part of a run changes it, the
+/// same run always gives the same one. Pure: the files are written here, nothing is run.
+@Suite("The key of a test action")
+struct TestActionKeyTests {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcage-test-action-key-\(UUID().uuidString)", isDirectory: true)
+        for (path, text) in [
+            ".build/debug/PackageTests.xctest": "a bundle", "Tests/T/Fixtures/a.txt": "a",
+            ".build/debug/P_T.resources/one.json": "{}", ".build/debug/P_T.resources/sub/.hidden": "h",
+        ] {
+            let file = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755],
+            ofItemAtPath: root.appendingPathComponent(".build/debug/PackageTests.xctest").path)
+    }
+
+    func action(
+        filter: String? = "^T\\.", files: [String] = ["Tests/T/Fixtures/a.txt"],
+        environment: [String: String] = [:],
+        image: String = "image 1"
+    ) throws -> TestAction {
+        try TestAction(
+            packageRoot: root, testBundle: root.appendingPathComponent(".build/debug/PackageTests.xctest"),
+            filter: filter, files: files.map { root.appendingPathComponent($0) }, environment: environment,
+            workerImage: image, timeout: .seconds(60))
+    }
+
+    @Test("the same run gives the same key; each part of it changes the key")
+    func eachPartChangesTheKey() throws {
+        let base = try action(environment: ["A": "1"])
+        #expect(try action(environment: ["A": "1"]).actionDigest == base.actionDigest)
+        let others = [
+            try action(filter: "^U\\.", environment: ["A": "1"]),
+            try action(filter: nil, environment: ["A": "1"]),
+            try action(files: [], environment: ["A": "1"]),
+            try action(environment: ["A": "2"]),
+            try action(environment: ["A": "1", "B": "1"]),
+            try action(environment: ["A": "1"], image: "image 2"),
+        ]
+        for other in others { #expect(other.actionDigest != base.actionDigest) }
+        #expect(Set(others.map(\.actionDigest)).count == others.count)
+
+        try Data("b".utf8).write(to: root.appendingPathComponent("Tests/T/Fixtures/a.txt"))
+        #expect(try action(environment: ["A": "1"]).actionDigest != base.actionDigest, "a changed fixture")
+        try Data("another bundle".utf8).write(
+            to: root.appendingPathComponent(".build/debug/PackageTests.xctest"))
+        #expect(try action(environment: ["A": "1"]).actionDigest != base.actionDigest, "a rebuilt bundle")
+    }
+
+    @Test("the command: Swift Testing's arguments, the environment sorted by UTF-8 bytes, the image named")
+    func command() throws {
+        // "Z" (0x5A) sorts before "a" (0x61) and "é" (0xC3 0xA9) after both, by bytes.
+        let made = try action(environment: ["é": "3", "a": "2", "Z": "1"])
+        #expect(made.command.environmentVariables.map(\.name) == ["Z", "a", "é"])
+        #expect(
+            made.command.arguments == [
+                "./.build/debug/PackageTests.xctest", "--testing-library", "swift-testing", "--xunit-output",
+                TestAction.xunitPath, "--event-stream-output-path", TestAction.eventsPath,
+                "--event-stream-version",
+                "0", "--filter", "^T\\.",
+            ])
+        #expect(made.command.workingDirectory == String(root.standardizedFileURL.path.dropFirst()))
+        #expect(made.command.platform.properties.map(\.name) == [TestAction.workerImageProperty])
+        #expect(made.action.platform == made.command.platform)
+        #expect(made.action.timeout.seconds == 60)
+    }
+
+    @Test("a folder among the files stands for every file under it, hidden ones too")
+    func folders() throws {
+        let withFolder = try action(files: [".build/debug/P_T.resources"])
+        let listed = try action(files: [
+            ".build/debug/P_T.resources/one.json", ".build/debug/P_T.resources/sub/.hidden",
+        ])
+        #expect(withFolder.actionDigest == listed.actionDigest)
+        #expect(try action(files: []).actionDigest != withFolder.actionDigest)
+    }
+
+    @Test("a package folder with no input under it is refused: it is the working directory")
+    func workingDirectoryInTheTree() throws {
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcage-elsewhere-\(UUID().uuidString)")
+        #expect(throws: TestAction.UnreadableInput.self) {
+            try TestAction(
+                packageRoot: elsewhere,
+                testBundle: root.appendingPathComponent(".build/debug/PackageTests.xctest"),
+                filter: nil, files: [], environment: [:], workerImage: "image", timeout: .seconds(1))
+        }
+        #expect(throws: TestAction.UnreadableInput.self) {
+            try action(files: ["Tests/T/Fixtures/missing.txt"])
+        }
+    }
+}
