@@ -136,7 +136,9 @@ let modules: [Module] = [
     .tool(
         "RemoteExecution",
         dependencies: ["ContentDigest", .swiftProtobuf, .nioCore, .nioPosix, .nioHTTP2, .nioHPACK],
-        testDependencies: [.swiftProtobuf, .nioCore, .nioPosix, .nioHPACK, .subprocess, .systemPackage]),
+        testDependencies: [
+            .swiftProtobuf, .nioCore, .nioPosix, .nioHPACK, .subprocess, .systemPackage, "RibcageTesting",
+        ]),
     .cShim("CMallocStats", layer: .tool),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),
     .tool("NetworkProbe", product: "network-probe", dependencies: ["NetworkProvider"], tests: false),

@@ -29,9 +29,14 @@ struct Casd: Sendable {
         _ = Glibc.kill(-processGroup, SIGKILL)
     }
 
-    /// What casd logged so far.
+    /// What casd logged so far, or why the log could not be read: the failures this helper
+    /// reports quote it, and a log that cannot be read must say so rather than look empty.
     var log: String {
-        (try? String(contentsOf: folder.appendingPathComponent("casd.log"), encoding: .utf8)) ?? ""
+        do {
+            return try String(contentsOf: folder.appendingPathComponent("casd.log"), encoding: .utf8)
+        } catch {
+            return "(casd.log could not be read: \(error))"
+        }
     }
 
     /// Starts casd, runs `body` with it, then stops it and removes its folder.
@@ -98,7 +103,7 @@ struct Casd: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ribcage-casd-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { removeRecordingFailure(folder) }
         let log = try FileDescriptor.open(
             FilePath(folder.appendingPathComponent("casd.log").path), .writeOnly,
             options: [.create, .truncate],

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteExecution
+import RibcageTesting
 import Subprocess
 import SystemPackage
 import Testing
@@ -67,17 +68,14 @@ struct TestActionTests {
         )
     }
 
-    /// The test cases of a Swift Testing xUnit report, by name, and whether each failed.
-    static func outcomes(ofXUnit report: Data) -> [String: Bool] {
-        let text = String(decoding: report, as: UTF8.self)
-        var outcomes: [String: Bool] = [:]
-        for case let chunk in text.components(separatedBy: "<testcase ").dropFirst() {
-            guard let nameStart = chunk.range(of: " name=\"") else { continue }
-            let name = chunk[nameStart.upperBound...].prefix { $0 != "\"" }
-            let body = chunk.components(separatedBy: "</testcase>").first ?? chunk
-            outcomes[String(name)] = body.contains("<failure")
-        }
-        return outcomes
+    /// The test cases of a Swift Testing xUnit report, by name, and whether each failed: read
+    /// by the reader `ribcage test` uses for its local runs.
+    static func outcomes(ofXUnit report: Data) throws -> [String: Bool] {
+        let cases = try XUnitReport(data: report).testCases
+        return Dictionary(
+            cases.map { testCase in
+                if case .failed = testCase.outcome { (testCase.name, true) } else { (testCase.name, false) }
+            }, uniquingKeysWith: { first, _ in first })
     }
 
     static func action(filter: String, in package: URL, withFixture: Bool = true) throws -> TestAction {
@@ -94,13 +92,13 @@ struct TestActionTests {
     )
     func remoteRuns() async throws {
         let package = try Self.writePackage()
-        defer { try? FileManager.default.removeItem(at: package) }
+        defer { removeRecordingFailure(package) }
         let build = try await Self.swift(["build", "--build-tests"], in: package)
         try #require(build.succeeded, "the fixture package builds:\n\(build.output.suffix(3_000))")
         let local = try await Self.swift(
             ["test", "--skip-build", "--filter", "AnswerTests", "--xunit-output", "local.xml"], in: package)
         #expect(!local.succeeded, "one test fails on purpose")
-        let localOutcomes = Self.outcomes(
+        let localOutcomes = try Self.outcomes(
             ofXUnit: try Data(contentsOf: package.appendingPathComponent("local-swift-testing.xml")))
         #expect(localOutcomes.count == 3, "\(localOutcomes)")
 
@@ -113,7 +111,7 @@ struct TestActionTests {
                 #expect(execution.result.exitCode != 0)
                 let reports = try await TestAction.reports(of: execution.result, from: client)
                 let remoteReport = try #require(reports.xunit, "the run wrote its xUnit report")
-                #expect(Self.outcomes(ofXUnit: remoteReport) == localOutcomes)
+                #expect(try Self.outcomes(ofXUnit: remoteReport) == localOutcomes)
                 let events = String(decoding: try #require(reports.events), as: UTF8.self)
                 #expect(events.contains("failsOnPurpose"))
                 #expect(!events.contains("notSelected"))
@@ -125,7 +123,7 @@ struct TestActionTests {
                 #expect(first.result.exitCode == 0)
                 #expect(!first.cachedResult)
                 let greenReports = try await TestAction.reports(of: first.result, from: client)
-                let outcomes = Self.outcomes(ofXUnit: try #require(greenReports.xunit))
+                let outcomes = try Self.outcomes(ofXUnit: try #require(greenReports.xunit))
                 #expect(outcomes.keys.sorted() == ["computes()", "readsItsFixture()"], "\(outcomes)")
                 #expect(outcomes.values.allSatisfy { $0 == false })
 
@@ -141,7 +139,7 @@ struct TestActionTests {
                 let sandboxed = try await client.execute(bare.actionDigest, timeout: .seconds(180))
                 #expect(sandboxed.result.exitCode != 0)
                 let bareReports = try await TestAction.reports(of: sandboxed.result, from: client)
-                let bareOutcomes = Self.outcomes(ofXUnit: try #require(bareReports.xunit))
+                let bareOutcomes = try Self.outcomes(ofXUnit: try #require(bareReports.xunit))
                 #expect(bareOutcomes == ["computes()": false, "readsItsFixture()": true])
             }
         }

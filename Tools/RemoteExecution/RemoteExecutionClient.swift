@@ -1,6 +1,5 @@
 import Foundation
 import SwiftProtobuf
-import Synchronization
 
 /// Where a REAPI server listens: `grpc://HOST:PORT` (plaintext HTTP/2) or `unix:PATH`.
 public enum RemoteEndpoint: Sendable, Equatable, CustomStringConvertible {
@@ -251,7 +250,7 @@ public final class RemoteExecutionClient: Sendable {
             }
             if let failed = response.responses.first(where: { $0.status.code != 0 }) {
                 throw .rejected(
-                    call: "BatchUpdateBlobs", code: Self.codeName(failed.status.code),
+                    call: "BatchUpdateBlobs", code: GRPCStatus.name(of: failed.status.code),
                     message: "\(BlobDigest(failed.digest)): \(failed.status.message)")
             }
         }
@@ -287,7 +286,7 @@ public final class RemoteExecutionClient: Sendable {
                 }
                 guard entry.status.code == 0 else {
                     throw .rejected(
-                        call: "BatchReadBlobs", code: Self.codeName(entry.status.code),
+                        call: "BatchReadBlobs", code: GRPCStatus.name(of: entry.status.code),
                         message: "\(expected): \(entry.status.message)")
                 }
                 let actual = BlobDigest(of: entry.data)
@@ -419,7 +418,7 @@ public final class RemoteExecutionClient: Sendable {
         }
         switch operation.result {
         case .error(let status):
-            throw .rejected(call: "Execute", code: Self.codeName(status.code), message: status.message)
+            throw .rejected(call: "Execute", code: GRPCStatus.name(of: status.code), message: status.message)
         case .response(let any):
             let response: Build_Bazel_Remote_Execution_V2_ExecuteResponse
             do {
@@ -429,7 +428,7 @@ public final class RemoteExecutionClient: Sendable {
             }
             guard response.status.code == 0 else {
                 throw .rejected(
-                    call: "Execute", code: Self.codeName(response.status.code),
+                    call: "Execute", code: GRPCStatus.name(of: response.status.code),
                     message: response.status.message)
             }
             return Execution(
@@ -480,10 +479,5 @@ public final class RemoteExecutionClient: Sendable {
                 throw .rejected(call: call, code: "invalidResponse", message: reason)
             }
         }
-    }
-
-    /// The name gRPC gives a status code.
-    private static func codeName(_ code: Int32) -> String {
-        GRPCStatus.name(of: code)
     }
 }

@@ -103,8 +103,15 @@ final class GRPCConnection: Sendable {
 
     /// Closes the connection; calls still running end as broken.
     func close() async {
-        // Closing a channel that the server already closed fails, and there is nothing to undo.
-        _ = try? await channel.close()
+        do {
+            try await channel.close()
+        } catch ChannelError.alreadyClosed {
+            // The server closed it first, or the watcher did after a failure the calls reported.
+        } catch {
+            // Closing fails only on a connection already unusable; its calls have ended with that
+            // failure, and the caller is leaving: nothing is left to tell or undo.
+            health.refuseNewCalls("the connection could not be closed cleanly: \(error)")
+        }
     }
 
     /// A call with one request and one response.
