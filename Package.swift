@@ -111,7 +111,8 @@ let modules: [Module] = [
     .tool("RibcageGraph", dependencies: ["RibcagePackage"], tests: false),
     .tool("ContentDigest", tests: false),
     .tool(
-        "RibcageTesting", dependencies: ["BlockingWork", "ContentDigest", "RibcagePackage", "RibcageGraph"],
+        "RibcageTesting",
+        dependencies: ["BlockingWork", "ContentDigest", "RemoteExecution", "RibcagePackage", "RibcageGraph"],
         tests: false),
     .tool(
         "RibcageLint",
@@ -128,14 +129,16 @@ let modules: [Module] = [
         "RibcageTool",
         dependencies: [
             "BlockingWork", .argumentParser, "RibcagePackage", "RibcageGraph", "RibcageTesting",
-            "RibcageLint",
+            "RemoteExecution", "RibcageLint",
             "RibcageScaffold", "RibcageBuild",
         ],
         testDependencies: ["ContentDigest"]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool(
         "RemoteExecution",
-        dependencies: ["ContentDigest", .swiftProtobuf, .nioCore, .nioPosix, .nioHTTP2, .nioHPACK],
+        dependencies: [
+            "BlockingWork", "ContentDigest", .swiftProtobuf, .nioCore, .nioPosix, .nioHTTP2, .nioHPACK,
+        ],
         testDependencies: [
             .swiftProtobuf, .nioCore, .nioPosix, .nioHPACK, .subprocess, .systemPackage, "RibcageTesting",
         ]),

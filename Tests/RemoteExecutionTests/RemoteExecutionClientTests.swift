@@ -56,6 +56,48 @@ struct RemoteExecutionClientTests {
         }
     }
 
+    @Test(
+        "files upload from disk, in batches and streamed, unhashed; one that changed since it was hashed is refused"
+    )
+    func filesUploadFromDisk() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcage-file-blobs-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { removeRecordingFailure(folder) }
+        var blobs: [BlobDigest: BlobSource] = [:]
+        var expected: [BlobDigest: Data] = [:]
+        for size in [10, 64 * 1_024 + 1, 3 * 1_024 * 1_024 + 5] {
+            let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
+            let file = folder.appendingPathComponent("blob-\(size)")
+            try data.write(to: file)
+            let digest = try FileDigests().digest(ofFile: file.path)
+            #expect(digest == BlobDigest(of: data))
+            blobs[digest] = .file(path: file.path)
+            expected[digest] = data
+        }
+        try await Casd.withServer { casd in
+            try await RemoteExecutionClient.withClient(casd.endpoint, batchBytes: 64 * 1_024) { client in
+                #expect(try await client.upload(blobs) == 3)
+                #expect(try await client.read(blobs.keys) == expected)
+
+                // A file rewritten after it was hashed: shorter, so caught here, not stored.
+                let file = folder.appendingPathComponent("changed")
+                try Data(repeating: 1, count: 200_000).write(to: file)
+                let digest = try FileDigests().digest(ofFile: file.path)
+                try Data(repeating: 1, count: 100_000).write(to: file)
+                await #expect {
+                    try await client.upload([digest: .file(path: file.path)])
+                } throws: { error in
+                    guard case .unreadableUpload(let reason) = error as? RemoteExecutionError else {
+                        return false
+                    }
+                    return reason.contains("no longer the 200000 bytes")
+                }
+                #expect(try await client.findMissing([digest]) == [digest])
+            }
+        }
+    }
+
     @Test func blobsOverTheBatchSizeGoThroughByteStreamInChunks() async throws {
         try await Casd.withServer { casd in
             try await RemoteExecutionClient.withClient(casd.endpoint, batchBytes: 64 * 1_024) { client in
@@ -217,8 +259,8 @@ func uploadAction(
     action.timeout = Google_Protobuf_Duration(seconds: 60)
     let (actionDigest, actionBytes) = try BlobDigest.of(action)
     var blobs = tree
-    blobs[commandDigest] = commandBytes
-    blobs[actionDigest] = actionBytes
+    blobs[commandDigest] = .bytes(commandBytes)
+    blobs[actionDigest] = .bytes(actionBytes)
     try await client.upload(blobs)
     return actionDigest
 }

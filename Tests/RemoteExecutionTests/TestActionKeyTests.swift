@@ -36,6 +36,62 @@ struct TestActionKeyTests {
             workerImage: image, timeout: .seconds(60))
     }
 
+    func standIn(builtFrom: String = "test target T abc", files: [String] = ["Tests/T/Fixtures/a.txt"])
+        throws -> TestAction
+    {
+        try TestAction.standIn(
+            packageRoot: root, testBundle: root.appendingPathComponent(".build/debug/PackageTests.xctest"),
+            filter: "^T\\.", files: files.map { root.appendingPathComponent($0) }, builtFrom: builtFrom,
+            environment: [:], workerImage: "image 1", timeout: .seconds(60))
+    }
+
+    @Test(
+        "a stand-in's key follows what the bundle is built from, not its bytes; the unbuilt files still change it"
+    )
+    func standInKey() throws {
+        let base = try standIn()
+        #expect(base.actionDigest != (try action(environment: [:])).actionDigest)
+        try Data("a rebuilt bundle".utf8).write(
+            to: root.appendingPathComponent(".build/debug/PackageTests.xctest"))
+        #expect(try standIn().actionDigest == base.actionDigest, "a rebuilt bundle, same sources")
+        #expect(try standIn(builtFrom: "test target T abd").actionDigest != base.actionDigest)
+        #expect(try standIn(files: []).actionDigest != base.actionDigest)
+        try Data("b".utf8).write(to: root.appendingPathComponent("Tests/T/Fixtures/a.txt"))
+        #expect(try standIn().actionDigest != base.actionDigest, "a changed fixture")
+        // A stand-in stands for a run of the same files, not for one whose fixture changed in
+        // between.
+        let run = try action(environment: [:])
+        let standInOfRun = try TestAction.standIn(
+            packageRoot: root, testBundle: root.appendingPathComponent(".build/debug/PackageTests.xctest"),
+            filter: "^T\\.", files: [root.appendingPathComponent("Tests/T/Fixtures/a.txt")], builtFrom: "k",
+            environment: [:], workerImage: "image 1", timeout: .seconds(60))
+        #expect(standInOfRun.standsIn(for: run))
+        try Data("c".utf8).write(to: root.appendingPathComponent("Tests/T/Fixtures/a.txt"))
+        #expect(!standInOfRun.standsIn(for: try action(environment: [:])))
+        // The bundle is never read for a stand-in: one that is not there changes nothing.
+        try FileManager.default.removeItem(
+            at: root.appendingPathComponent(".build/debug/PackageTests.xctest"))
+        #expect(try standIn().actionDigest == (try standIn()).actionDigest)
+        let paths = try standIn().blobs.values.compactMap { source -> String? in
+            if case .file(let path) = source { path } else { nil }
+        }
+        #expect(paths.allSatisfy { !$0.hasSuffix(".xctest") }, "\(paths)")
+    }
+
+    @Test("a file is hashed once while it is unchanged, and again once it is written")
+    func fileDigestsFollowChanges() throws {
+        let digests = FileDigests()
+        let file = root.appendingPathComponent("Tests/T/Fixtures/a.txt")
+        let first = try digests.digest(ofFile: file.path)
+        #expect(first == BlobDigest(of: Data("a".utf8)))
+        #expect(try digests.digest(ofFile: file.path) == first)
+        try Data("b".utf8).write(to: file)
+        #expect(try digests.digest(ofFile: file.path) == BlobDigest(of: Data("b".utf8)))
+        #expect(throws: TestAction.UnreadableInput.self) {
+            try digests.digest(ofFile: root.appendingPathComponent("absent").path)
+        }
+    }
+
     @Test("the same run gives the same key; each part of it changes the key")
     func eachPartChangesTheKey() throws {
         let base = try action(environment: ["A": "1"])

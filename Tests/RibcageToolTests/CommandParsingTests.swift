@@ -21,6 +21,10 @@ struct CommandParsingTests {
         let refused = [
             (["test", "--cache-timeout", "0"], "positive number of seconds"),
             (["graph", "--format", "gif"], "gif"),
+            (["test", "--remote-executor", "http://127.0.0.1:8980"], "grpc://HOST:PORT or unix:PATH"),
+            (["test", "--remote-executor", "grpc://127.0.0.1:0"], "grpc://HOST:PORT or unix:PATH"),
+            (["test", "--remote-jobs", "0"], "--remote-jobs takes 1 or more"),
+            (["test", "--remote-timeout", "0"], "--remote-timeout takes a positive number of seconds"),
         ]
         for (arguments, reason) in refused {
             do {

@@ -214,6 +214,35 @@ struct RoleRuleTests {
             ])
     }
 
+    @Test("(h) a test target in the Local-only test targets table that the package does not have is an error")
+    func localOnlyTable() {
+        let manifest = ProjectManifest(
+            markdown: """
+                ## Local-only test targets
+
+                | Test target | Why it runs here |
+                |---|---|
+                | `KitTests` | its oracle is not in the worker image |
+                | `GoneTests` | renamed since |
+                """)
+        let package = DescribedPackage(
+            name: "Local", path: "/local",
+            targets: [
+                .init(name: "Kit", type: "library", path: "Sources/Kit"),
+                .init(name: "KitTests", type: "test", path: "Tests/KitTests", targetDependencies: ["Kit"]),
+            ])
+        #expect(
+            manifest.localOnlyTestTargets == [
+                "KitTests": "its oracle is not in the worker image", "GoneTests": "renamed since",
+            ], "backticks are ignored, the reason is kept")
+        let linter = Linter(
+            package: package, manifest: manifest, sources: [:], toolchain: LintRuleTests.toolchain)
+        #expect(
+            LintRuleTests.messages(linter, rule: "local-only") == [
+                "'GoneTests' is in the Local-only test targets table but is not a test target of the package"
+            ])
+    }
+
     @Test(
         "in Ribcage's format a test target's inherited dependencies are not redundant; in a package without Project.swift.md they are"
     )

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftProtobuf
+import Synchronization
 
 /// Where a REAPI server listens: `grpc://HOST:PORT` (plaintext HTTP/2) or `unix:PATH`.
 public enum RemoteEndpoint: Sendable, Equatable, CustomStringConvertible {
@@ -155,7 +156,19 @@ public final class RemoteExecutionClient: Sendable {
     /// stored.
     @discardableResult
     public func upload(_ blobs: [BlobDigest: Data]) async throws(RemoteExecutionError) -> Int {
-        for (digest, data) in blobs {
+        try await upload(blobs.mapValues { BlobSource.bytes($0) })
+    }
+
+    /// Uploads those of `blobs` the server lacks, reading each file only if it must be sent;
+    /// returns how many it uploaded. Bytes in memory are checked against their digest first
+    /// (``RemoteExecutionError/badDigest(expected:actual:)``); a file is not hashed again, since
+    /// its digest was taken when the tree was made: one that is no longer its digest's size is
+    /// ``RemoteExecutionError/unreadableUpload(_:)``, and the server checks every blob it stores.
+    /// A large file streams through ByteStream.Write a chunk at a time.
+    @discardableResult
+    public func upload(_ blobs: [BlobDigest: BlobSource]) async throws(RemoteExecutionError) -> Int {
+        for (digest, source) in blobs {
+            guard case .bytes(let data) = source else { continue }
             let actual = BlobDigest(of: data)
             guard actual == digest else { throw .badDigest(expected: digest, actual: actual) }
         }
@@ -164,40 +177,104 @@ public final class RemoteExecutionClient: Sendable {
         let (large, small) = missing.reduce(into: ([BlobDigest](), [BlobDigest]())) { split, digest in
             if digest.size > Int64(batchBytes) { split.0.append(digest) } else { split.1.append(digest) }
         }
-        try await uploadBatches(small.compactMap { digest in blobs[digest].map { (digest, $0) } })
+        for batch in batches(
+            of: small.compactMap { digest in blobs[digest].map { (digest: digest, payload: $0) } })
+        {
+            var loaded: [(BlobDigest, Data)] = []
+            for (digest, source) in batch {
+                switch source {
+                case .bytes(let data): loaded.append((digest, data))
+                case .file(let path):
+                    let data = try await BlobFile.withFile(path) { file async throws(RemoteExecutionError) in
+                        try await file.readAll(digest.size)
+                    }
+                    loaded.append((digest, data))
+                }
+            }
+            try await uploadBatch(loaded)
+        }
         for digest in large {
-            if let data = blobs[digest] { try await write(data, as: digest) }
+            if let source = blobs[digest] { try await write(source, as: digest) }
         }
         return missing.count
     }
 
-    /// Uploads one blob through ByteStream.Write, in chunks of ``byteStreamChunk`` bytes.
-    private func write(_ data: Data, as digest: BlobDigest) async throws(RemoteExecutionError) {
+    /// Uploads one blob through ByteStream.Write, in chunks of ``byteStreamChunk`` bytes read
+    /// from its source as the stream takes them.
+    private func write(_ source: BlobSource, as digest: BlobDigest) async throws(RemoteExecutionError) {
         // The upload's own name: a fresh identifier, then the blob it must become.
         let resource = Self.resourceName(
             instanceName, "uploads/\(UUID().uuidString.lowercased())/blobs/\(digest.hash)/\(digest.size)")
-        var requests: [Google_Bytestream_WriteRequest] = []
-        var offset = 0
-        repeat {
-            var request = Google_Bytestream_WriteRequest()
-            // Only the first request must name the resource.
-            if offset == 0 { request.resourceName = resource }
-            request.writeOffset = Int64(offset)
-            let end = min(offset + Self.byteStreamChunk, data.count)
-            request.data = data.subdata(in: data.startIndex + offset..<data.startIndex + end)
-            request.finishWrite = end == data.count
-            requests.append(request)
-            offset = end
-        } while offset < data.count
-        let response = try await perform("ByteStream.Write") { () async throws(GRPCCallFailure) in
-            try await connection.clientStreaming(
-                "/google.bytestream.ByteStream/Write", requests, as: Google_Bytestream_WriteResponse.self,
-                timeout: callTimeout)
+        // The deadline grows with the blob: a second a MiB on top of a call's.
+        let timeout = callTimeout.map { $0 + .seconds(digest.size >> 20) }
+        let response: Google_Bytestream_WriteResponse
+        do {
+            response = try await stream(source, to: resource, as: digest, timeout: timeout)
+        } catch {
+            // A server may end a Write early when another client has just stored the same blob
+            // (REAPI allows it), which breaks the stream under the chunks still being sent: the
+            // blob being there now is the upload's success.
+            switch error {
+            case .connectionLost, .rejected:
+                if let missing = try? await findMissing([digest]), missing.isEmpty { return }
+            default: break
+            }
+            throw error
         }
-        guard response.committedSize == digest.size else {
+        // The full size, or -1, which REAPI allows for a blob another client completed.
+        guard response.committedSize == digest.size || response.committedSize == -1 else {
             throw .rejected(
                 call: "ByteStream.Write", code: "invalidResponse",
                 message: "\(digest): the server committed \(response.committedSize) of \(digest.size) bytes")
+        }
+    }
+
+    /// ByteStream.Write of `source` as `resource`, a chunk at a time.
+    private func stream(_ source: BlobSource, to resource: String, as digest: BlobDigest, timeout: Duration?)
+        async throws(RemoteExecutionError) -> Google_Bytestream_WriteResponse
+    {
+        let response: Google_Bytestream_WriteResponse
+        switch source {
+        case .bytes(let data):
+            response = try await write(resource, digest: digest, timeout: timeout) {
+                offset, count async throws(RemoteExecutionError) in
+                data.subdata(in: data.startIndex + Int(offset)..<data.startIndex + Int(offset) + count)
+            }
+        case .file(let path):
+            response = try await BlobFile.withFile(path) { file async throws(RemoteExecutionError) in
+                try await write(resource, digest: digest, timeout: timeout) {
+                    offset, count async throws(RemoteExecutionError) in
+                    let chunk = try await file.read(at: offset, count: count)
+                    guard chunk.count == count else { throw BlobFile.changed(path, expected: digest.size) }
+                    return chunk
+                }
+            }
+        }
+        return response
+    }
+
+    /// ByteStream.Write of `resource`, whose chunks `chunk(offset, count)` gives one at a time.
+    private func write(
+        _ resource: String, digest: BlobDigest, timeout: Duration?,
+        chunk: @escaping @Sendable (Int64, Int) async throws(RemoteExecutionError) -> Data
+    ) async throws(RemoteExecutionError) -> Google_Bytestream_WriteResponse {
+        let progress = WriteProgress()
+        return try await perform("ByteStream.Write") { () async throws(GRPCCallFailure) in
+            try await connection.clientStreaming(
+                "/google.bytestream.ByteStream/Write",
+                next: { () async throws -> Google_Bytestream_WriteRequest? in
+                    guard let offset = progress.claim(Self.byteStreamChunk, of: digest.size) else {
+                        return nil
+                    }
+                    var request = Google_Bytestream_WriteRequest()
+                    // Only the first request must name the resource.
+                    if offset == 0 { request.resourceName = resource }
+                    request.writeOffset = offset
+                    let count = Int(min(Int64(Self.byteStreamChunk), digest.size - offset))
+                    request.data = try await chunk(offset, count)
+                    request.finishWrite = offset + Int64(count) == digest.size
+                    return request
+                }, as: Google_Bytestream_WriteResponse.self, timeout: timeout)
         }
     }
 
@@ -233,26 +310,25 @@ public final class RemoteExecutionClient: Sendable {
     /// The bytes of one ByteStream message: well under gRPC's usual 4 MiB message limit.
     static let byteStreamChunk = 1_024 * 1_024
 
-    private func uploadBatches(_ blobs: [(BlobDigest, Data)]) async throws(RemoteExecutionError) {
-        for batch in batches(of: blobs.map { (digest: $0.0, payload: $0.1) }) {
-            var request = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest()
-            request.instanceName = instanceName
-            request.requests = batch.map { blob in
-                var entry = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest.Request()
-                entry.digest = blob.digest.message
-                entry.data = blob.payload
-                return entry
-            }
-            let response = try await perform("BatchUpdateBlobs") { () async throws(GRPCCallFailure) in
-                try await connection.unary(
-                    Self.path("ContentAddressableStorage", "BatchUpdateBlobs"), request,
-                    as: Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsResponse.self, timeout: callTimeout)
-            }
-            if let failed = response.responses.first(where: { $0.status.code != 0 }) {
-                throw .rejected(
-                    call: "BatchUpdateBlobs", code: GRPCStatus.name(of: failed.status.code),
-                    message: "\(BlobDigest(failed.digest)): \(failed.status.message)")
-            }
+    /// One BatchUpdateBlobs request of `blobs`.
+    private func uploadBatch(_ blobs: [(BlobDigest, Data)]) async throws(RemoteExecutionError) {
+        var request = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest()
+        request.instanceName = instanceName
+        request.requests = blobs.map { digest, data in
+            var entry = Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsRequest.Request()
+            entry.digest = digest.message
+            entry.data = data
+            return entry
+        }
+        let response = try await perform("BatchUpdateBlobs") { () async throws(GRPCCallFailure) in
+            try await connection.unary(
+                Self.path("ContentAddressableStorage", "BatchUpdateBlobs"), request,
+                as: Build_Bazel_Remote_Execution_V2_BatchUpdateBlobsResponse.self, timeout: callTimeout)
+        }
+        if let failed = response.responses.first(where: { $0.status.code != 0 }) {
+            throw .rejected(
+                call: "BatchUpdateBlobs", code: GRPCStatus.name(of: failed.status.code),
+                message: "\(BlobDigest(failed.digest)): \(failed.status.message)")
         }
     }
 
@@ -372,12 +448,27 @@ public final class RemoteExecutionClient: Sendable {
         public var cachedResult: Bool
         /// The server's words about the run, if any.
         public var message: String
+        /// Whether the action ran past its own timeout and was stopped: ``result`` then holds
+        /// what it had written, as REAPI allows.
+        public var actionTimedOut = false
+
+        /// An execution that ended with `result`: from the cache, or run (and maybe stopped at
+        /// its timeout).
+        public init(
+            result: REAPI.ActionResult, cachedResult: Bool, message: String, actionTimedOut: Bool = false
+        ) {
+            self.result = result
+            self.cachedResult = cachedResult
+            self.message = message
+            self.actionTimedOut = actionTimedOut
+        }
     }
 
     /// Runs `action` (its Action, Command and input root already uploaded) and waits until the
     /// server reports it done. A result from the action cache comes back the same way, with
     /// ``Execution/cachedResult`` set, unless `skipCacheLookup`. A command that exits non-zero is
-    /// a result (``REAPI/ActionResult/exitCode``), not an error.
+    /// a result (``REAPI/ActionResult/exitCode``), not an error, and so is one the worker stopped
+    /// at the action's timeout (``Execution/actionTimedOut``).
     ///
     /// - Parameter timeout: how long to wait for the whole execution, queueing included; give
     ///   the action's own timeout and a margin. Nil waits as long as the connection lives (its
@@ -425,6 +516,12 @@ public final class RemoteExecutionClient: Sendable {
                 response = try Build_Bazel_Remote_Execution_V2_ExecuteResponse(unpackingAny: any)
             } catch {
                 throw .rejected(call: "Execute", code: "invalidResponse", message: "\(error)")
+            }
+            if response.status.code == GRPCStatus.deadlineExceeded {
+                return Execution(
+                    result: response.result, cachedResult: false,
+                    message: [response.status.message, response.message].filter { !$0.isEmpty }.joined(
+                        separator: "; "), actionTimedOut: true)
             }
             guard response.status.code == 0 else {
                 throw .rejected(
@@ -477,7 +574,24 @@ public final class RemoteExecutionClient: Sendable {
                 throw .rejected(call: call, code: GRPCStatus.name(of: status.code), message: status.message)
             case .protocolViolation(let reason):
                 throw .rejected(call: call, code: "invalidResponse", message: reason)
+            case .unreadableRequest(let reason):
+                throw .unreadableUpload(reason)
             }
+        }
+    }
+}
+
+/// How far a ByteStream.Write has got: the offset of the next chunk to send.
+private final class WriteProgress: Sendable {
+    private let next = Mutex<Int64>(0)
+
+    /// The offset of the next chunk of at most `chunk` bytes of a blob of `size`, moving past
+    /// it; nil once the blob is all sent.
+    func claim(_ chunk: Int, of size: Int64) -> Int64? {
+        next.withLock { offset in
+            guard offset < size else { return nil }
+            defer { offset += Int64(chunk) }
+            return offset
         }
     }
 }

@@ -22,6 +22,9 @@ public enum RemoteExecutionError: Error, Sendable, Equatable, CustomStringConver
     case cancelled(call: String)
     /// The server's URL is not `grpc://HOST:PORT` or `unix:PATH`.
     case invalidEndpoint(String)
+    /// A file to upload could not be read here, or changed since it was hashed: the server did
+    /// nothing wrong.
+    case unreadableUpload(String)
 
     /// A sentence for a warning, naming the call and the server's words.
     public var description: String {
@@ -38,6 +41,7 @@ public enum RemoteExecutionError: Error, Sendable, Equatable, CustomStringConver
         case .timedOut(let call): "\(call) timed out"
         case .cancelled(let call): "\(call) was cancelled"
         case .invalidEndpoint(let text): "not a REAPI server address (grpc://HOST:PORT or unix:PATH): \(text)"
+        case .unreadableUpload(let reason): "cannot upload a file: \(reason)"
         }
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The digest of ``action`` is the run's key: the same bundle, files, filter, environment and
 /// worker image give the same key on any machine whose paths are the same. The image is named
-/// by the caller (``init(packageRoot:testBundle:filter:files:environment:workerImage:timeout:)``),
+/// by the caller (``init(packageRoot:testBundle:filter:files:environment:workerImage:timeout:digests:)``),
 /// since the Swift runtime, the C library and the tools it holds change results as much as the
 /// files do, and two pools with different images must not share results.
 public struct TestAction: Sendable {
@@ -41,13 +41,17 @@ public struct TestAction: Sendable {
     public let actionDigest: BlobDigest
     /// Every blob the server must hold before the action can run: the files, the `Directory`
     /// messages of the input root, the Command and the Action.
-    public let blobs: [BlobDigest: Data]
+    public let blobs: [BlobDigest: BlobSource]
+    /// The digest of each file of the input root, by its path there (the absolute path without
+    /// its first `/`).
+    public let inputs: [String: BlobDigest]
 
     /// A test action for `testBundle`, built in the package at `packageRoot`.
     ///
     /// - Parameters:
     ///   - filter: Swift Testing's `--filter`, a regular expression over test identifiers (a
     ///     test target's module name selects its suites); nil runs every suite.
+    ///   - skip: Swift Testing's `--skip`: the tests never to start (the quarantine's).
     ///   - files: the other files the run reads, by absolute path: the bundle's resources (a
     ///     folder stands for every file under it, as a `.resources` folder does), the fixtures
     ///     and the inputs a traced run recorded. Links are followed: the file they lead to is
@@ -57,28 +61,87 @@ public struct TestAction: Sendable {
     ///   - workerImage: what names the worker's image (for example the toolchain's
     ///     `swift --version` and the OS), put in the `Platform` of the Command and the Action.
     ///   - timeout: how long the worker lets the run take.
+    ///   - digests: the file digests already taken, shared by the actions of one run so each
+    ///     file is hashed once.
+    /// Blocking: it hashes every file not yet in `digests`. Make actions off the cooperative pool.
+    ///
     /// - Throws: ``UnreadableInput`` when the bundle or one of `files` cannot be read, or when
     ///   none of them is under `packageRoot` (REAPI wants the working directory in the tree).
     public init(
-        packageRoot: URL, testBundle: URL, filter: String?, files: [URL], environment: [String: String],
-        workerImage: String, timeout: Duration
+        packageRoot: URL, testBundle: URL, filter: String?, skip: String? = nil, files: [URL],
+        environment: [String: String], workerImage: String, timeout: Duration,
+        digests: FileDigests = FileDigests()
+    ) throws {
+        try self.init(
+            packageRoot: packageRoot, testBundle: testBundle, inputs: [testBundle] + files, standIns: [:],
+            filter: filter, skip: skip, environment: environment, workerImage: workerImage, timeout: timeout,
+            digests: digests)
+    }
+
+    /// The action that stands for a run in the action cache: the run's own action, but for the
+    /// test bundle and the other built files, which give way to a file holding `builtFrom`, the
+    /// key of the sources they are built from.
+    ///
+    /// SwiftPM links every test target of a package into one bundle, so its bytes change when
+    /// any target does, and with them every run's action digest: keyed by the bundle, a change
+    /// to one module would run every test target again. Keyed by what the suite's own build
+    /// closure is made of (the test cache's key, ``TestCacheKey`` in RibcageTesting), a result
+    /// is found again for as long as that and the suite's other inputs stay the same. Only
+    /// `files` are hashed, never the bundle, so a run that finds every result this way never
+    /// reads it. Look this action's digest up with
+    /// ``RemoteExecutionClient/cachedResult(of:)`` and store a run's green result under it with
+    /// ``RemoteExecutionClient/storeResult(_:of:)``; it is never executed.
+    ///
+    /// - Parameters:
+    ///   - files: the inputs that are not built: the targets' folders, fixtures, recorded reads.
+    ///   - builtFrom: what the built inputs are made from, as one text.
+    public static func standIn(
+        packageRoot: URL, testBundle: URL, filter: String?, skip: String? = nil, files: [URL],
+        builtFrom: String,
+        environment: [String: String], workerImage: String, timeout: Duration,
+        digests: FileDigests = FileDigests()
+    ) throws -> TestAction {
+        let keyPath = packageRoot.standardizedFileURL.appendingPathComponent(Self.builtFromPath).path
+        return try TestAction(
+            packageRoot: packageRoot, testBundle: testBundle, inputs: files,
+            standIns: [keyPath: InputTree.File(Data(builtFrom.utf8))], filter: filter, skip: skip,
+            environment: environment, workerImage: workerImage, timeout: timeout, digests: digests)
+    }
+
+    /// Where a stand-in action holds the key of its built inputs, relative to the package.
+    public static let builtFromPath = ".ribcage-remote/built-from"
+
+    /// Whether `run` read the same files as this stand-in stands for: each of its inputs but the
+    /// key's file has the same digest in `run`. A file changed between the making of the two
+    /// would otherwise put the run's result under the old file's key.
+    public func standsIn(for run: TestAction) -> Bool {
+        inputs.allSatisfy { path, digest in
+            path.hasSuffix("/" + Self.builtFromPath) || run.inputs[path] == digest
+        }
+    }
+
+    private init(
+        packageRoot: URL, testBundle: URL, inputs: [URL], standIns: [String: InputTree.File], filter: String?,
+        skip: String?, environment: [String: String], workerImage: String, timeout: Duration,
+        digests: FileDigests
     ) throws {
         let root = packageRoot.standardizedFileURL.path
         var tree = InputTree()
-        for file in try Self.regularFiles([testBundle] + files) {
+        for (path, file) in standIns { tree.files[String(path.drop { $0 == "/" })] = file }
+        for file in try Self.regularFiles(inputs) {
             let path = file.standardizedFileURL.path
+            // The mode's bits (of what a link leads to), not `isExecutableFile`, which asks what
+            // this user may do.
+            let target = file.standardizedFileURL.resolvingSymlinksInPath().path
+            let mode: Int
             do {
-                let contents = try Data(contentsOf: file.standardizedFileURL)
-                // The mode's bits (of what a link leads to), not `isExecutableFile`, which asks
-                // what this user may do.
-                let target = file.standardizedFileURL.resolvingSymlinksInPath().path
-                let mode =
+                mode =
                     try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int ?? 0
-                tree.files[String(path.drop { $0 == "/" })] = InputTree.File(
-                    contents, isExecutable: mode & 0o111 != 0)
             } catch {
                 throw UnreadableInput(path: path, reason: "\(error)")
             }
+            tree.files[String(path.drop { $0 == "/" })] = InputTree.File(
+                path: target, digest: try digests.digest(ofFile: target), isExecutable: mode & 0o111 != 0)
         }
         let rootPrefix = root.hasSuffix("/") ? root : root + "/"
         guard tree.files.keys.contains(where: { ("/" + $0).hasPrefix(rootPrefix) }) else {
@@ -93,7 +156,7 @@ public struct TestAction: Sendable {
                 "swift-testing",
                 "--xunit-output", Self.xunitPath,
                 "--event-stream-output-path", Self.eventsPath, "--event-stream-version", "0",
-            ] + (filter.map { ["--filter", $0] } ?? [])
+            ] + (filter.map { ["--filter", $0] } ?? []) + (skip.map { ["--skip", $0] } ?? [])
         // REAPI wants both lists sorted by their UTF-8 bytes, so that equal commands have equal
         // digests.
         command.environmentVariables = environment.sorted { InputTree.precedes($0.key, $1.key) }.map {
@@ -123,10 +186,11 @@ public struct TestAction: Sendable {
         let (actionDigest, actionBytes) = try BlobDigest.of(action)
 
         var blobs = treeBlobs
-        blobs[commandDigest] = commandBytes
-        blobs[actionDigest] = actionBytes
+        blobs[commandDigest] = .bytes(commandBytes)
+        blobs[actionDigest] = .bytes(actionBytes)
         self.command = command
         self.action = action
+        self.inputs = tree.files.mapValues(\.digest)
         self.actionDigest = actionDigest
         self.blobs = blobs
     }
@@ -162,16 +226,40 @@ public struct TestAction: Sendable {
         return path.hasPrefix(prefix) ? "./" + path.dropFirst(prefix.count) : path
     }
 
-    /// The reports a run of this action left, read from the server's CAS: each nil when the run
-    /// wrote none (a bundle that crashed before it could).
+    /// What a run of a test action left, read back from the server.
+    public struct Reports: Sendable {
+        /// The xUnit report; nil when the run wrote none (a bundle that crashed first).
+        public var xunit: Data?
+        /// The Swift Testing event stream; nil when the run wrote none.
+        public var events: Data?
+        /// What the run wrote to its standard output.
+        public var standardOutput: Data
+        /// What the run wrote to its standard error.
+        public var standardError: Data
+    }
+
+    /// The reports and the output a run of this action left, read from the server's CAS in one
+    /// batch.
     public static func reports(of result: REAPI.ActionResult, from client: RemoteExecutionClient)
-        async throws(RemoteExecutionError) -> (xunit: Data?, events: Data?)
+        async throws(RemoteExecutionError) -> Reports
     {
         let byPath = Dictionary(
             result.outputFiles.map { ($0.path, BlobDigest($0.digest)) },
             uniquingKeysWith: { first, _ in first })
-        let wanted = [xunitPath, eventsPath].compactMap { byPath[$0] }
-        let blobs = try await client.read(wanted)
-        return (byPath[xunitPath].flatMap { blobs[$0] }, byPath[eventsPath].flatMap { blobs[$0] })
+        // Output inline in the result needs no read; otherwise it is a blob like the reports.
+        let standardOutput = result.hasStdoutDigest ? BlobDigest(result.stdoutDigest) : nil
+        let standardError = result.hasStderrDigest ? BlobDigest(result.stderrDigest) : nil
+        let wanted = ([byPath[xunitPath], byPath[eventsPath]] + [standardOutput, standardError]).compactMap {
+            $0
+        }
+        let blobs = try await client.read(wanted.filter { $0.size > 0 })
+        func output(_ raw: Data, _ digest: BlobDigest?) -> Data {
+            raw.isEmpty ? digest.flatMap { blobs[$0] } ?? Data() : raw
+        }
+        return Reports(
+            xunit: byPath[xunitPath].map { blobs[$0] ?? Data() },
+            events: byPath[eventsPath].map { blobs[$0] ?? Data() },
+            standardOutput: output(result.stdoutRaw, standardOutput),
+            standardError: output(result.stderrRaw, standardError))
     }
 }

@@ -126,7 +126,7 @@ package struct Linter: Sendable {
     package func diagnostics() -> [Diagnostic] {
         var found =
             manifestAgreement() + layerRules() + cycles() + importChecks() + quarantineChecks() + roleChecks()
-            + untracedChecks()
+            + untracedChecks() + localOnlyChecks()
         found.sort { ($0.file, $0.line, $0.message) < ($1.file, $1.line, $1.message) }
         return found
     }

@@ -34,6 +34,9 @@ package struct ProjectManifest: Sendable, Equatable {
     package static let quarantineSection = "Quarantine"
     /// The test targets the "Untraced test targets" table lists, as written.
     package var untracedTestTargets: [String] = []
+    /// The "Local-only test targets" table: test targets `ribcage test --remote-executor` runs
+    /// here, with why, as written.
+    package var localOnlyTestTargets: [String: String] = [:]
 
     /// Reads the tables from Markdown text.
     package init(markdown: String) {
@@ -59,6 +62,10 @@ package struct ProjectManifest: Sendable, Equatable {
         quarantineRows = Self.table(named: Self.quarantineSection, in: markdown)
         untracedTestTargets = Self.table(named: "Untraced test targets", in: markdown).compactMap(\.first)
             .filter { !$0.isEmpty }
+        localOnlyTestTargets = Dictionary(
+            Self.table(named: "Local-only test targets", in: markdown).compactMap { cells in
+                cells.first.flatMap { $0.isEmpty ? nil : ($0, cells.dropFirst().first ?? "") }
+            }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Reads `Project.swift.md` in `root`, or returns `nil` if there is none.

@@ -50,7 +50,7 @@ struct TestCacheOptions: ParsableArguments {
         }
     }
 
-    private func session(root: URL, package: DescribedPackage) async throws -> TestCacheSession {
+    func session(root: URL, package: DescribedPackage) async throws -> TestCacheSession {
         do {
             return try await TestCacheSession.open(
                 root: root, package: package, cacheURL: sharedURL,

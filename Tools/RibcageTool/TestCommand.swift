@@ -85,6 +85,8 @@ struct TestCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Test cache") var cacheOptions: TestCacheOptions
 
+    @OptionGroup(title: "Remote execution") var remoteOptions: RemoteExecutionOptions
+
     func validate() throws {
         guard retry >= 0 else { throw ValidationError("--retry takes 0 or more rounds.") }
     }
@@ -155,30 +157,42 @@ struct TestCommand: AsyncParsableCommand {
             packageRoot: root, verbose: verbose,
             reportsDirectory: reportsDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
             skipPattern: skipped.isEmpty ? nil : TestCaseFilter.pattern(for: skipped.map(\.test)))
+        // With a server: the keys before the build, so a result is kept under a key only when
+        // the bundle was built from the sources it names.
+        var remoteSession: TestCacheSession?
+        var keysBeforeBuild: [String: String] = [:]
+        if remoteOptions.remoteExecutor != nil {
+            if let cacheRun {
+                remoteSession = cacheRun.session
+            } else {
+                remoteSession = try await cacheOptions.session(root: root, package: described)
+            }
+            if !skipBuild, let remoteSession {
+                keysBeforeBuild = try await remoteSession.inputs.keysOffThePool(for: suites.map(\.testTarget))
+                    .mapValues(\.hash)
+            }
+        }
         if !skipBuild {
             StandardError.write("Building tests…\n")
             try await runner.buildTests()
         }
-        StandardError.write("Running \(suites.count) test target\(suites.count == 1 ? "" : "s")…\n")
-        // With the cache on, each suite runs alone under strace, so what it reads is known.
-        var traced = false
-        if cacheRun != nil {
-            traced = await TestRunner.canTraceInputs()
-            if !traced {
-                StandardError.write(
-                    "warning: test cache: strace is missing or may not trace here, so this run stores "
-                        + "no result (install strace; in a container, allow ptrace)\n")
-            }
+        var remote: RemoteExecutionOptions.Prepared?
+        if let remoteSession {
+            remote = try await remoteOptions.prepare(
+                suites, root: root, package: described, session: remoteSession,
+                keysBeforeBuild: keysBeforeBuild,
+                runner: runner)
         }
-        var run =
-            traced || sandboxes != nil
-            ? try await runner.runEachAlone(
-                suites,
-                weights: try await TestSharding.weightsOffThePool(
-                    for: suites, package: described, root: root),
-                tracing: traced, untraced: cacheRun?.untraceable ?? [], sandboxes: sandboxes ?? [:],
-                note: StandardError.writeLine)
-            : try await runner.run(suites, everything: suites.count == index.suites.count)
+        var run: TestRunner.Run
+        if let remote {
+            run = try await runBesideTheServer(
+                suites, remote: remote, runner: runner, cacheRun: cacheRun, sandboxes: sandboxes,
+                described: described, root: root)
+        } else {
+            run = try await runLocally(
+                suites, everything: suites.count == index.suites.count, runner: runner, cacheRun: cacheRun,
+                sandboxes: sandboxes, described: described, root: root)
+        }
         run.results = quarantine.apply(to: run.results)
         if sandboxes != nil, retry > 0 {
             // A retry runs outside the sandbox, where an undeclared read succeeds: it would call
@@ -217,6 +231,86 @@ struct TestCommand: AsyncParsableCommand {
             StandardError.write("error: tests were flaky, and --no-flaky fails the run on them\n")
             throw ExitCode(1)
         }
+    }
+
+    /// Runs the suites `remote` sends to the server there, and the others here meanwhile; then
+    /// here the ones the server did not answer. One result per suite, in the order of `suites`.
+    private func runBesideTheServer(
+        _ suites: [TestSuite], remote: RemoteExecutionOptions.Prepared, runner: TestRunner,
+        cacheRun: TestCacheRun?,
+        sandboxes: [String: SuiteSandbox]?, described: DescribedPackage, root: URL
+    ) async throws -> TestRunner.Run {
+        let sent = remote.plan.remote
+        if !sent.isEmpty {
+            StandardError.write(
+                "Running \(sent.count) test target\(sent.count == 1 ? "" : "s") on \(remote.runner.endpoint)…\n"
+            )
+        }
+        async let answered = remote.runner.run(sent, note: StandardError.writeLine)
+        var run = try await runLocally(
+            remote.plan.local.map(\.suite), everything: false, runner: runner, cacheRun: cacheRun,
+            sandboxes: sandboxes, described: described, root: root)
+        let outcome = await answered
+        // A suite red on the worker runs here too, and this run's result stands: the worker
+        // sees only the action's inputs and its image, and a file or a tool missing there
+        // fails a test that passes here. A run stopped at --remote-timeout is that limit's
+        // verdict, and stands.
+        let redRemotely = outcome.results.filter { $0.failed > 0 && !$0.stoppedAtTimeout }
+        for result in redRemotely {
+            StandardError.write(
+                "\(result.suite.testTarget) failed remotely (\(result.failures.first?.test ?? "")), so it runs here too\n"
+            )
+        }
+        var fallback = try await runLocally(
+            outcome.unanswered + redRemotely.map(\.suite), everything: false, runner: runner,
+            cacheRun: cacheRun,
+            sandboxes: sandboxes, described: described, root: root)
+        let rerun = Set(redRemotely.map(\.suite.testTarget))
+        for index in fallback.results.indices where rerun.contains(fallback.results[index].suite.testTarget) {
+            let result = fallback.results[index]
+            fallback.results[index].place = .hereAfterRemoteFailure
+            if result.failed == 0 {
+                StandardError.write(
+                    "\(result.suite.testTarget) failed remotely and passed here: its result is this run's. Does its "
+                        + "action lack a file it reads (`ribcage test --cache` records what a suite reads, and "
+                        + "later actions hold it), or the worker image a program it starts?\n")
+            }
+        }
+        run.append(fallback)
+        run.logs = outcome.logs + run.logs
+        let byTarget = Dictionary(
+            (run.results + outcome.results).map { ($0.suite.testTarget, $0) },
+            uniquingKeysWith: { first, _ in first })
+        run.results = suites.compactMap { byTarget[$0.testTarget] }
+        return run
+    }
+
+    /// Runs `suites` here: each alone under strace when the cache is on (so what it reads is
+    /// known) or in its sandbox, else together in one `swift test`.
+    private func runLocally(
+        _ suites: [TestSuite], everything: Bool, runner: TestRunner, cacheRun: TestCacheRun?,
+        sandboxes: [String: SuiteSandbox]?, described: DescribedPackage, root: URL
+    ) async throws -> TestRunner.Run {
+        guard !suites.isEmpty else { return TestRunner.Run(results: [], logs: []) }
+        StandardError.write("Running \(suites.count) test target\(suites.count == 1 ? "" : "s")…\n")
+        // With the cache on, each suite runs alone under strace, so what it reads is known.
+        var traced = false
+        if cacheRun != nil {
+            traced = await TestRunner.canTraceInputs()
+            if !traced {
+                StandardError.write(
+                    "warning: test cache: strace is missing or may not trace here, so this run stores "
+                        + "no result (install strace; in a container, allow ptrace)\n")
+            }
+        }
+        return traced || sandboxes != nil
+            ? try await runner.runEachAlone(
+                suites,
+                weights: try await TestSharding.weightsOffThePool(
+                    for: suites, package: described, root: root),
+                tracing: traced, untraced: cacheRun?.untraceable ?? [], sandboxes: sandboxes ?? [:],
+                note: StandardError.writeLine)
+            : try await runner.run(suites, everything: everything)
     }
 
     private static func printList(_ title: String, _ failures: [TestSuiteResult.Failure], mark: String) {

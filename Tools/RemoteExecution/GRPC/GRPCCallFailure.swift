@@ -14,11 +14,16 @@ enum GRPCCallFailure: Error, Equatable {
     case timedOut
     /// The task making the call was cancelled.
     case cancelled
+    /// A request's bytes could not be made here (a file to upload could not be read): the
+    /// server did nothing wrong.
+    case unreadableRequest(String)
 
     /// The failure in words, for a ``RemoteExecutionError``'s reason.
     var reason: String {
         switch self {
-        case .unreachable(let reason), .broken(let reason), .protocolViolation(let reason): reason
+        case .unreachable(let reason), .broken(let reason), .protocolViolation(let reason),
+            .unreadableRequest(let reason):
+            reason
         case .status(let status): "\(status)"
         case .timedOut: "the deadline passed"
         case .cancelled: "cancelled"

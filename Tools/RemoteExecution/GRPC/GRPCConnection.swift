@@ -138,6 +138,38 @@ final class GRPCConnection: Sendable {
         try Self.single(method, try await call(method, requests, timeout: timeout))
     }
 
+    /// A call whose requests `next` makes one at a time, as the stream takes them, until it
+    /// returns nil; and one response. Only one request is in memory at a time, so a blob of any
+    /// size streams from its file. A failure of `next` ends the call as
+    /// ``GRPCCallFailure/unreadableRequest(_:)``.
+    func clientStreaming<Request: SwiftProtobuf.Message, Response: SwiftProtobuf.Message>(
+        _ method: String, next: @escaping @Sendable () async throws -> Request?,
+        as _: Response.Type = Response.self, timeout: Duration?
+    ) async throws(GRPCCallFailure) -> Response {
+        let bodies = RequestBodies.produced {
+            let request: Request?
+            do {
+                request = try await next()
+            } catch {
+                throw GRPCCallFailure.unreadableRequest("\(error)")
+            }
+            guard let request else { return nil }
+            do {
+                return try request.serializedBytes()
+            } catch {
+                throw GRPCCallFailure.protocolViolation(
+                    "a request of \(method) could not be encoded: \(error)")
+            }
+        }
+        return try Self.single(method, try await call(method, bodies: bodies, timeout: timeout))
+    }
+
+    /// The messages a call sends: all at hand, or made one at a time as the stream takes them.
+    private enum RequestBodies: Sendable {
+        case all([Data])
+        case produced(@Sendable () async throws -> Data?)
+    }
+
     private static func single<Response>(_ method: String, _ responses: [Response]) throws(GRPCCallFailure)
         -> Response
     {
@@ -156,6 +188,12 @@ final class GRPCConnection: Sendable {
         } catch {
             throw .protocolViolation("a request of \(method) could not be encoded: \(error)")
         }
+        return try await call(method, bodies: .all(bodies), timeout: timeout)
+    }
+
+    private func call<Response: SwiftProtobuf.Message>(
+        _ method: String, bodies: RequestBodies, timeout: Duration?
+    ) async throws(GRPCCallFailure) -> [Response] {
         do {
             guard let timeout else { return try await exchange(method, bodies: bodies, timeout: nil) }
             // The call races a timer; the first to finish decides, and the other is cancelled.
@@ -182,7 +220,7 @@ final class GRPCConnection: Sendable {
     /// One stream: the request's headers and messages, then the response's headers, messages and
     /// trailers.
     private func exchange<Response: SwiftProtobuf.Message>(
-        _ method: String, bodies: [Data], timeout: Duration?
+        _ method: String, bodies: RequestBodies, timeout: Duration?
     ) async throws -> [Response] {
         if let refusal = health.refusal { throw GRPCCallFailure.broken(refusal) }
         let stream = try await multiplexer.openStream { channel in
@@ -198,15 +236,23 @@ final class GRPCConnection: Sendable {
             // The writer waits while the stream holds too many bytes not yet sent (the server's
             // window is closed, or the socket is full), so a large upload never sits whole in
             // NIO's buffers.
-            for (index, body) in bodies.enumerated() {
+            func send(_ body: Data, last: Bool) async throws {
                 var framed = ByteBuffer()
                 framed.writeInteger(UInt8(0))  // not compressed
                 framed.writeInteger(UInt32(body.count))
                 framed.writeBytes(body)
-                let last = index == bodies.count - 1
                 try await outbound.write(.data(.init(data: .byteBuffer(framed), endStream: last)))
             }
-            if bodies.isEmpty {
+            switch bodies {
+            case .all(let list):
+                for (index, body) in list.enumerated() { try await send(body, last: index == list.count - 1) }
+                if list.isEmpty {
+                    try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer()), endStream: true)))
+                }
+            case .produced(let next):
+                // Which request is the last is known only when `next` says so: the stream ends
+                // with an empty frame.
+                while let body = try await next() { try await send(body, last: false) }
                 try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer()), endStream: true)))
             }
 

@@ -45,6 +45,20 @@ package struct TestRunner: Sendable {
         package var inputTraces: [String: InputTrace] = [:]
         /// The suites that failed under the trace and passed without it (``runEachAlone``).
         package var passedOnlyUntraced: [String] = []
+
+        /// A run that gave `results` and wrote `logs`.
+        package init(results: [TestSuiteResult], logs: [URL]) {
+            self.results = results
+            self.logs = logs
+        }
+
+        /// Adds what `other`, a run of other suites, gave.
+        package mutating func append(_ other: Run) {
+            results += other.results
+            logs += other.logs
+            inputTraces.merge(other.inputTraces) { first, _ in first }
+            passedOnlyUntraced += other.passedOnlyUntraced
+        }
     }
 
     /// Builds the package and all of its tests once, so the tests can run with `--skip-build`.

@@ -10,6 +10,23 @@ package struct TestSuiteResult: Sendable, Equatable {
     package var seconds: Double
     /// A failure of the run itself (a crash, a missing report), which counts as one failed test.
     package var runnerFailure: String?
+    /// Where the tests ran.
+    package var place: Place = .local
+    /// The run was stopped at its timeout (``runnerFailure`` says so): a worker's, given by
+    /// `ribcage test --remote-timeout`.
+    package var stoppedAtTimeout = false
+
+    /// Where a suite's tests ran.
+    package enum Place: Sendable, Equatable {
+        /// Here, in a `swift test`.
+        case local
+        /// On a REAPI server's worker (`ribcage test --remote-executor`).
+        case remote
+        /// Nowhere this time: the server's action cache held the result of the same action.
+        case remoteCache
+        /// Here, after it failed on a worker: this run's result is the one that counts.
+        case hereAfterRemoteFailure
+    }
 
     /// Creates a suite result.
     package init(suite: TestSuite, testCases: [TestCaseResult], seconds: Double, runnerFailure: String?) {
@@ -81,6 +98,18 @@ package struct TestSuiteResult: Sendable, Equatable {
     }
 }
 
+extension TestSuiteResult.Place {
+    /// What the table says of it after the row.
+    var note: String? {
+        switch self {
+        case .local: nil
+        case .remote: "remote"
+        case .remoteCache: "remote, from the action cache"
+        case .hereAfterRemoteFailure: "failed remotely, ran here"
+        }
+    }
+}
+
 extension TestCaseResult.Outcome {
     var isPassedOrSkipped: Bool {
         if case .failed = self { false } else { true }
@@ -110,6 +139,7 @@ package struct TestReportTable: Sendable {
         let hundredths = String(Int((result.seconds * 100).rounded())).leftPadded(3, with: "0")
         let seconds = "\(hundredths.dropLast(2)).\(hundredths.suffix(2))"
         let notes = [
+            result.place.note,
             result.flaky > 0 ? "\(result.flaky) flaky" : nil,
             result.muted > 0 ? "\(result.muted) failed muted" : nil,
             result.quarantineSkipped > 0 ? "\(result.quarantineSkipped) skipped by quarantine" : nil,

@@ -1,0 +1,377 @@
+import Foundation
+import RemoteExecution
+import Subprocess
+import SystemPackage
+import Testing
+
+/// `ribcage test --remote-executor`, the built executable, against buildbox-casd on loopback
+/// and a package of five test targets: what runs remotely comes back as a local run's result,
+/// what the server answered before comes from its action cache, and what it cannot take or does
+/// not answer runs here.
+@Suite("ribcage test --remote-executor", .serialized, .timeLimit(.minutes(15)))
+struct RemoteTestCommandTests {
+    static let sources = [
+        "Package.swift": """
+        // swift-tools-version: 6.0
+        import PackageDescription
+
+        let package = Package(
+            name: "Shop",
+            targets: [
+                .target(name: "Core"),
+                .target(name: "Feature", dependencies: ["Core"]),
+                .testTarget(name: "CoreTests", dependencies: ["Core"], exclude: ["Fixtures"]),
+                .testTarget(name: "FeatureTests", dependencies: ["Feature"]),
+                .testTarget(name: "LegacyTests", dependencies: ["Core"]),
+                .testTarget(name: "CrashTests"),
+                .testTarget(name: "SlowTests"),
+            ])
+
+        """,
+        "Sources/Core/Core.swift": "public func base() -> Int { 1 }\n",
+        "Sources/Feature/Feature.swift": "import Core\n\npublic func feature() -> Int { base() + 1 }\n",
+        "Tests/CoreTests/CoreTests.swift": """
+        import Core
+        import Foundation
+        import Testing
+
+        @Test func adds() { #expect(base() + base() == 2) }
+
+        @Test func readsItsFixture() throws {
+            let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/value.txt")
+            #expect(try String(contentsOf: fixture, encoding: .utf8) == "1\\n")
+        }
+
+        """,
+        "Tests/CoreTests/Fixtures/value.txt": "1\n",
+        "Tests/FeatureTests/FeatureTests.swift": """
+        import Feature
+        import Testing
+
+        @Test func isPositive() { #expect(feature() > 0) }
+        @Test func isThree() { #expect(feature() == 3) }
+
+        """,
+        "Tests/LegacyTests/LegacyTests.swift": """
+        import Core
+        import XCTest
+
+        final class LegacyTests: XCTestCase {
+            func testBase() { XCTAssertEqual(base(), 1) }
+        }
+
+        """,
+        "Tests/CrashTests/CrashTests.swift": """
+        import Testing
+
+        @Test func crashes() {
+            let numbers: [Int] = []
+            #expect(numbers[1] == 0)
+        }
+
+        """,
+        "Tests/SlowTests/SlowTests.swift": """
+        import Foundation
+        import Testing
+
+        @Test func takesItsTime() async throws {
+            try await Task.sleep(for: .seconds(25))
+        }
+
+        """,
+    ]
+
+    /// The `ribcage` binary that `swift build --build-tests` put next to this test bundle.
+    static func ribcageExecutable() throws -> String {
+        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let candidate = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+            .appendingPathComponent("ribcage").path
+        guard FileManager.default.isExecutableFile(atPath: candidate) else {
+            throw Casd.Failure(description: "ribcage is not built next to the tests at \(candidate)")
+        }
+        return candidate
+    }
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+
+        /// The table's row of `testTarget`: its cells, then its notes.
+        func row(_ testTarget: String) -> String? {
+            output.split(separator: "\n").first { $0.hasPrefix(testTarget + " ") }.map(String.init)
+        }
+
+        /// Passed, failed and skipped from the row of `testTarget`.
+        func counts(_ testTarget: String) -> [Int]? {
+            row(testTarget).map { row in
+                Array(row.split(separator: " ").dropFirst().compactMap { Int($0) }.dropFirst().prefix(3))
+            }
+        }
+    }
+
+    static func ribcage(_ arguments: [String], in package: URL, cacheHome: URL) async throws -> Run {
+        var environment = Environment.inherit.updating(["XDG_CACHE_HOME": cacheHome.path])
+        environment = environment.updating(["RIBCAGE_CACHE_URL": nil])
+        let result = try await Subprocess.run(
+            .path(FilePath(try ribcageExecutable())), arguments: Arguments(arguments),
+            environment: environment,
+            workingDirectory: FilePath(package.path), output: .string(limit: 1 << 22),
+            error: .string(limit: 1 << 22))
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): -signal
+            }
+        return Run(status: status, output: result.standardOutput, errors: result.standardError)
+    }
+
+    static func writePackage() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcage-remote-command-\(UUID().uuidString)", isDirectory: true)
+        for (path, text) in sources {
+            let file = folder.appendingPathComponent("Shop/" + path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        return folder
+    }
+
+    @Test(
+        "remote results equal local ones; a second run is answered by the action cache; a change reruns exactly what it affects; a crash and a timeout are failures; XCTest suites run here"
+    )
+    func remoteRun() async throws {
+        let folder = try Self.writePackage()
+        defer { removeRecordingFailure(folder) }
+        let package = folder.appendingPathComponent("Shop")
+        let cacheHome = folder.appendingPathComponent("cache")
+        let everyButSlow = ["CoreTests", "FeatureTests", "LegacyTests", "CrashTests"]
+        let local = try await Self.ribcage(["test"] + everyButSlow, in: package, cacheHome: cacheHome)
+        #expect(local.status == 1, "\(local.output)\n\(local.errors)")
+
+        try await Casd.withServer { casd in
+            // Built by this run (nothing to do), so green results are kept under their keys.
+            let remote = ["--remote-executor", casd.endpoint.description, "--remote-timeout", "8"]
+            let first = try await Self.ribcage(["test"] + remote, in: package, cacheHome: cacheHome)
+            #expect(first.status == 1, "\(first.output)\n\(first.errors)\n\(casd.log)")
+            for testTarget in everyButSlow {
+                #expect(
+                    first.counts(testTarget) == local.counts(testTarget), "\(first.output)\n\(local.output)")
+            }
+            // Green and stopped at the timeout: remote results. Red remotely: run here too, and
+            // this run's result stands.
+            for testTarget in ["CoreTests", "SlowTests"] {
+                #expect(first.row(testTarget)?.hasSuffix("(remote)") == true, "\(first.output)")
+            }
+            for testTarget in ["FeatureTests", "CrashTests"] {
+                #expect(
+                    first.row(testTarget)?.hasSuffix("(failed remotely, ran here)") == true, "\(first.output)"
+                )
+            }
+            #expect(
+                first.errors.contains(
+                    "FeatureTests failed remotely (FeatureTests/isThree()), so it runs here too"))
+            #expect(
+                first.errors.contains(
+                    "CrashTests failed remotely (CrashTests (test run)), so it runs here too"))
+            #expect(first.row("LegacyTests")?.contains("remote") == false, "\(first.output)")
+            #expect(
+                first.errors.contains(
+                    "LegacyTests runs here: Tests/LegacyTests/LegacyTests.swift imports XCTest"),
+                "\(first.errors)")
+            #expect(first.output.contains("FeatureTests/isThree()"), "\(first.output)")
+            #expect(
+                first.output.contains("FeatureTests.swift:5"), "the issue's file and line: \(first.output)")
+            #expect(first.output.contains("timeout and was stopped"), "the timeout: \(first.output)")
+            let crashLog = try String(
+                contentsOfFile: try #require(
+                    first.output.split(separator: " ").first { $0.hasSuffix("CrashTests-remote.log,") }.map {
+                        String($0.dropLast())
+                    }, "\(first.output)"), encoding: .utf8)
+            #expect(
+                crashLog.contains("Index out of range"), "the crash, in the remote run's log: \(crashLog)")
+
+            // Unchanged: the green suite comes from the action cache; the red one runs again,
+            // on the worker (a server that keeps red results is asked to run it anew) and here.
+            let second = try await Self.ribcage(
+                ["test", "CoreTests", "FeatureTests"] + remote, in: package, cacheHome: cacheHome)
+            #expect(
+                second.row("CoreTests")?.hasSuffix("(remote, from the action cache)") == true,
+                "\(second.output)")
+            #expect(
+                second.row("FeatureTests")?.hasSuffix("(failed remotely, ran here)") == true,
+                "\(second.output)")
+
+            // A change to Feature rebuilds the one test bundle, yet only FeatureTests runs again.
+            try Data("import Core\n\npublic func feature() -> Int { base() + 2 }\n".utf8).write(
+                to: package.appendingPathComponent("Sources/Feature/Feature.swift"))
+            let changed = try await Self.ribcage(
+                ["test", "CoreTests", "FeatureTests"] + remote, in: package, cacheHome: cacheHome)
+            #expect(changed.status == 0, "\(changed.output)\n\(changed.errors)")
+            #expect(
+                changed.row("CoreTests")?.hasSuffix("(remote, from the action cache)") == true,
+                "\(changed.output)")
+            #expect(changed.row("FeatureTests")?.hasSuffix("(remote)") == true, "\(changed.output)")
+            #expect(changed.counts("FeatureTests") == [2, 0, 0], "\(changed.output)")
+            let again = try await Self.ribcage(
+                ["test", "CoreTests", "FeatureTests", "--skip-build"] + remote, in: package,
+                cacheHome: cacheHome)
+            #expect(again.status == 0, "\(again.output)\n\(again.errors)")
+            #expect(
+                again.output.split(separator: "\n").filter { $0.hasSuffix("(remote, from the action cache)") }
+                    .count == 2,
+                "\(again.output)")
+        }
+    }
+
+    @Test("a server that is not there, or dies mid-run, is a warning: the suites it did not answer run here")
+    func serverGone() async throws {
+        let folder = try Self.writePackage()
+        defer { removeRecordingFailure(folder) }
+        let package = folder.appendingPathComponent("Shop")
+        let cacheHome = folder.appendingPathComponent("cache")
+        // Nothing listens on a port casd just left.
+        let vacated = try await Casd.withServer { $0.endpoint.description }
+        let nobody = try await Self.ribcage(
+            ["test", "CoreTests", "LegacyTests", "--remote-executor", vacated], in: package,
+            cacheHome: cacheHome)
+        #expect(nobody.status == 0, "\(nobody.output)\n\(nobody.errors)")
+        #expect(nobody.errors.contains("unreachable"), "\(nobody.errors)")
+        #expect(nobody.errors.contains("run here"), "\(nobody.errors)")
+        #expect(nobody.counts("CoreTests") == [2, 0, 0], "\(nobody.output)")
+        #expect(nobody.row("CoreTests")?.contains("remote") == false, "\(nobody.output)")
+
+        // casd killed while SlowTests runs on it: SlowTests runs here instead, and passes.
+        try await Casd.withServer { casd in
+            async let run = Self.ribcage(
+                ["test", "SlowTests", "--skip-build", "--remote-executor", casd.endpoint.description],
+                in: package,
+                cacheHome: cacheHome)
+            try await Self.waitForProcess(running: "^SlowTests\\.")
+            casd.kill()
+            let killed = try await run
+            #expect(killed.status == 0, "\(killed.output)\n\(killed.errors)")
+            #expect(killed.errors.contains("connection to the REAPI server lost"), "\(killed.errors)")
+            #expect(killed.counts("SlowTests") == [1, 0, 0], "\(killed.output)")
+            #expect(killed.row("SlowTests")?.contains("remote") == false, "\(killed.output)")
+        }
+    }
+
+    @Test("a test target Project.swift.md lists as local-only runs here, saying why")
+    func declaredLocalOnly() async throws {
+        let folder = try Self.writePackage()
+        defer { removeRecordingFailure(folder) }
+        let package = folder.appendingPathComponent("Shop")
+        try Data(
+            """
+            ## Local-only test targets
+
+            | Test target | Why it runs here |
+            |-------------|------------------|
+            | `CoreTests` | Its fixture is too large to upload |
+
+            """.utf8
+        ).write(to: package.appendingPathComponent("Project.swift.md"))
+        // Every selected suite stays here, so the server is never asked: none need listen.
+        let run = try await Self.ribcage(
+            ["test", "CoreTests", "--remote-executor", "grpc://127.0.0.1:9"], in: package,
+            cacheHome: folder.appendingPathComponent("cache"))
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        #expect(
+            run.errors.contains(
+                "CoreTests runs here: Project.swift.md's Local-only test targets lists it: Its fixture is too large to upload"
+            ), "\(run.errors)")
+        #expect(run.counts("CoreTests") == [2, 0, 0], "\(run.output)")
+        #expect(!run.errors.contains("unreachable"), "\(run.errors)")
+    }
+
+    @Test(
+        "a suite that starts the package's own program fails on a worker until a traced run records it; then its action holds the program and it passes there"
+    )
+    func recordedProgramGoesIntoTheAction() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcage-remote-program-\(UUID().uuidString)", isDirectory: true)
+        defer { removeRecordingFailure(folder) }
+        let package = folder.appendingPathComponent("Greeter")
+        for (path, text) in [
+            "Package.swift": """
+            // swift-tools-version: 6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "Greeter",
+                targets: [.executableTarget(name: "greet"), .testTarget(name: "GreetTests")])
+
+            """,
+            "Sources/greet/main.swift": "print(\"hello\")\n",
+            "Tests/GreetTests/GreetTests.swift": """
+            import Foundation
+            import Testing
+
+            @Test func greets() throws {
+                let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                let greet = tests.appendingPathComponent("../../.build/debug/greet").standardizedFileURL
+                let process = Process()
+                process.executableURL = greet
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                try process.run()
+                let output = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                #expect(String(decoding: output, as: UTF8.self) == "hello\\n")
+            }
+
+            """,
+        ] {
+            let file = package.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        let cacheHome = folder.appendingPathComponent("cache")
+        try await Casd.withServer { casd in
+            let remote = ["test", "--remote-executor", casd.endpoint.description]
+            let unrecorded = try await Self.ribcage(remote, in: package, cacheHome: cacheHome)
+            #expect(unrecorded.status == 0, "\(unrecorded.output)\n\(unrecorded.errors)")
+            #expect(
+                unrecorded.row("GreetTests")?.hasSuffix("(failed remotely, ran here)") == true,
+                "\(unrecorded.output)")
+            #expect(
+                unrecorded.errors.contains("GreetTests failed remotely and passed here"),
+                "\(unrecorded.errors)")
+
+            let traced = try await Self.ribcage(
+                ["test", "--cache", "--skip-build"], in: package, cacheHome: cacheHome)
+            #expect(traced.status == 0, "\(traced.output)\n\(traced.errors)")
+
+            let recorded = try await Self.ribcage(
+                remote + ["--skip-build"], in: package, cacheHome: cacheHome)
+            #expect(recorded.status == 0, "\(recorded.output)\n\(recorded.errors)")
+            #expect(
+                recorded.row("GreetTests")?.hasSuffix("(remote)") == true,
+                "\(recorded.output)\n\(recorded.errors)")
+        }
+    }
+
+    /// Returns once a process whose command line holds `argument` runs (the worker's test
+    /// bundle); throws after two minutes.
+    static func waitForProcess(running argument: String) async throws {
+        for _ in 0..<1_200 {
+            let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            for pid in processes where pid.allSatisfy(\.isNumber) {
+                guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
+                    continue
+                }
+                if line.split(separator: 0).contains(where: {
+                    String(decoding: $0, as: UTF8.self) == argument
+                }) {
+                    return
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Casd.Failure(description: "no process ran with \(argument) within two minutes")
+    }
+}
