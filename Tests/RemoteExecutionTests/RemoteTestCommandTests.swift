@@ -5,7 +5,7 @@ import SystemPackage
 import Testing
 
 /// `ribcage test --remote-executor`, the built executable, against buildbox-casd on loopback
-/// and a package of five test targets: what runs remotely comes back as a local run's result,
+/// and a package of six test targets: what runs remotely comes back as a local run's result,
 /// what the server answered before comes from its action cache, and what it cannot take or does
 /// not answer runs here.
 @Suite("ribcage test --remote-executor", .serialized, .timeLimit(.minutes(15)))
@@ -25,6 +25,8 @@ struct RemoteTestCommandTests {
                 .testTarget(name: "LegacyTests", dependencies: ["Core"]),
                 .testTarget(name: "CrashTests"),
                 .testTarget(name: "SlowTests"),
+                .executableTarget(name: "greet"),
+                .testTarget(name: "GreetTests"),
             ])
 
         """,
@@ -68,6 +70,24 @@ struct RemoteTestCommandTests {
         @Test func crashes() {
             let numbers: [Int] = []
             #expect(numbers[1] == 0)
+        }
+
+        """,
+        "Sources/greet/main.swift": "print(\"hello\")\n",
+        "Tests/GreetTests/GreetTests.swift": """
+        import Foundation
+        import Testing
+
+        @Test func greets() throws {
+            let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            let process = Process()
+            process.executableURL = tests.appendingPathComponent("../../.build/debug/greet").standardizedFileURL
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(String(decoding: output, as: UTF8.self) == "hello\\n")
         }
 
         """,
@@ -139,103 +159,149 @@ struct RemoteTestCommandTests {
         return folder
     }
 
+    /// One package, built once (its builds are most of this suite's time on a loaded machine),
+    /// taken through each behaviour in turn; each phase says what it pins down.
     @Test(
-        "remote results equal local ones; a second run is answered by the action cache; a change reruns exactly what it affects; a crash and a timeout are failures; XCTest suites run here"
+        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning"
     )
-    func remoteRun() async throws {
+    func remoteRuns() async throws {
         let folder = try Self.writePackage()
         defer { removeRecordingFailure(folder) }
         let package = folder.appendingPathComponent("Shop")
         let cacheHome = folder.appendingPathComponent("cache")
-        let everyButSlow = ["CoreTests", "FeatureTests", "LegacyTests", "CrashTests"]
+        let everyButSlow = ["CoreTests", "FeatureTests", "LegacyTests", "CrashTests", "GreetTests"]
         let local = try await Self.ribcage(["test"] + everyButSlow, in: package, cacheHome: cacheHome)
         #expect(local.status == 1, "\(local.output)\n\(local.errors)")
 
         try await Casd.withServer { casd in
-            // Built by this run (nothing to do), so green results are kept under their keys.
-            let remote = ["--remote-executor", casd.endpoint.description, "--remote-timeout", "8"]
-            let first = try await Self.ribcage(["test"] + remote, in: package, cacheHome: cacheHome)
-            #expect(first.status == 1, "\(first.output)\n\(first.errors)\n\(casd.log)")
-            for testTarget in everyButSlow {
-                #expect(
-                    first.counts(testTarget) == local.counts(testTarget), "\(first.output)\n\(local.output)")
-            }
-            // Green and stopped at the timeout: remote results. Red remotely: run here too, and
-            // this run's result stands.
-            for testTarget in ["CoreTests", "SlowTests"] {
-                #expect(first.row(testTarget)?.hasSuffix("(remote)") == true, "\(first.output)")
-            }
-            for testTarget in ["FeatureTests", "CrashTests"] {
-                #expect(
-                    first.row(testTarget)?.hasSuffix("(failed remotely, ran here)") == true, "\(first.output)"
-                )
-            }
-            #expect(
-                first.errors.contains(
-                    "FeatureTests failed remotely (FeatureTests/isThree()), so it runs here too"))
-            #expect(
-                first.errors.contains(
-                    "CrashTests failed remotely (CrashTests (test run)), so it runs here too"))
-            #expect(first.row("LegacyTests")?.contains("remote") == false, "\(first.output)")
-            #expect(
-                first.errors.contains(
-                    "LegacyTests runs here: Tests/LegacyTests/LegacyTests.swift imports XCTest"),
-                "\(first.errors)")
-            #expect(first.output.contains("FeatureTests/isThree()"), "\(first.output)")
-            #expect(
-                first.output.contains("FeatureTests.swift:5"), "the issue's file and line: \(first.output)")
-            #expect(first.output.contains("timeout and was stopped"), "the timeout: \(first.output)")
-            let crashLog = try String(
-                contentsOfFile: try #require(
-                    first.output.split(separator: " ").first { $0.hasSuffix("CrashTests-remote.log,") }.map {
-                        String($0.dropLast())
-                    }, "\(first.output)"), encoding: .utf8)
-            #expect(
-                crashLog.contains("Index out of range"), "the crash, in the remote run's log: \(crashLog)")
-
-            // Unchanged: the green suite comes from the action cache; the red one runs again,
-            // on the worker (a server that keeps red results is asked to run it anew) and here.
-            let second = try await Self.ribcage(
-                ["test", "CoreTests", "FeatureTests"] + remote, in: package, cacheHome: cacheHome)
-            #expect(
-                second.row("CoreTests")?.hasSuffix("(remote, from the action cache)") == true,
-                "\(second.output)")
-            #expect(
-                second.row("FeatureTests")?.hasSuffix("(failed remotely, ran here)") == true,
-                "\(second.output)")
-
-            // A change to Feature rebuilds the one test bundle, yet only FeatureTests runs again.
-            try Data("import Core\n\npublic func feature() -> Int { base() + 2 }\n".utf8).write(
-                to: package.appendingPathComponent("Sources/Feature/Feature.swift"))
-            let changed = try await Self.ribcage(
-                ["test", "CoreTests", "FeatureTests"] + remote, in: package, cacheHome: cacheHome)
-            #expect(changed.status == 0, "\(changed.output)\n\(changed.errors)")
-            #expect(
-                changed.row("CoreTests")?.hasSuffix("(remote, from the action cache)") == true,
-                "\(changed.output)")
-            #expect(changed.row("FeatureTests")?.hasSuffix("(remote)") == true, "\(changed.output)")
-            #expect(changed.counts("FeatureTests") == [2, 0, 0], "\(changed.output)")
-            let again = try await Self.ribcage(
-                ["test", "CoreTests", "FeatureTests", "--skip-build"] + remote, in: package,
-                cacheHome: cacheHome)
-            #expect(again.status == 0, "\(again.output)\n\(again.errors)")
-            #expect(
-                again.output.split(separator: "\n").filter { $0.hasSuffix("(remote, from the action cache)") }
-                    .count == 2,
-                "\(again.output)")
+            try await Self.remoteEqualsLocal(package, local: local, casd: casd, cacheHome: cacheHome)
+            try await Self.recordedProgram(package, casd: casd, cacheHome: cacheHome)
         }
+        try await Self.declaredLocalOnly(package, cacheHome: cacheHome)
+        try await Self.serverGone(package, cacheHome: cacheHome)
     }
 
-    @Test("a server that is not there, or dies mid-run, is a warning: the suites it did not answer run here")
-    func serverGone() async throws {
-        let folder = try Self.writePackage()
-        defer { removeRecordingFailure(folder) }
-        let package = folder.appendingPathComponent("Shop")
-        let cacheHome = folder.appendingPathComponent("cache")
+    /// Remote results equal local ones; a second run is answered by the action cache; a change
+    /// reruns exactly what it affects; a crash and a timeout are failures; XCTest suites run here.
+    static func remoteEqualsLocal(_ package: URL, local: Run, casd: Casd, cacheHome: URL) async throws {
+        let everyButSlow = ["CoreTests", "FeatureTests", "LegacyTests", "CrashTests", "GreetTests"]
+        // Built by this run (nothing to do), so green results are kept under their keys.
+        let remote = ["--remote-executor", casd.endpoint.description, "--remote-timeout", "8"]
+        let first = try await Self.ribcage(["test"] + remote, in: package, cacheHome: cacheHome)
+        #expect(first.status == 1, "\(first.output)\n\(first.errors)\n\(casd.log)")
+        for testTarget in everyButSlow {
+            #expect(first.counts(testTarget) == local.counts(testTarget), "\(first.output)\n\(local.output)")
+        }
+        // Green and stopped at the timeout: remote results. Red remotely: run here too, and
+        // this run's result stands.
+        for testTarget in ["CoreTests", "SlowTests"] {
+            #expect(first.row(testTarget)?.hasSuffix("(remote)") == true, "\(first.output)")
+        }
+        for testTarget in ["FeatureTests", "CrashTests", "GreetTests"] {
+            #expect(
+                first.row(testTarget)?.hasSuffix("(failed remotely, ran here)") == true, "\(first.output)")
+        }
+        #expect(
+            first.errors.contains(
+                "FeatureTests failed remotely (FeatureTests/isThree()), so it runs here too"))
+        #expect(
+            first.errors.contains("CrashTests failed remotely (CrashTests (test run)), so it runs here too"))
+        // Nothing recorded yet: the program the suite starts is not in its action.
+        #expect(first.errors.contains("GreetTests failed remotely and passed here"), "\(first.errors)")
+        #expect(first.row("LegacyTests")?.contains("remote") == false, "\(first.output)")
+        #expect(
+            first.errors.contains(
+                "LegacyTests runs here: Tests/LegacyTests/LegacyTests.swift imports XCTest"),
+            "\(first.errors)")
+        #expect(first.output.contains("FeatureTests/isThree()"), "\(first.output)")
+        #expect(first.output.contains("FeatureTests.swift:5"), "the issue's file and line: \(first.output)")
+        #expect(first.output.contains("timeout and was stopped"), "the timeout: \(first.output)")
+        let crashLog = try String(
+            contentsOfFile: try #require(
+                first.output.split(separator: " ").first { $0.hasSuffix("CrashTests-remote.log,") }.map {
+                    String($0.dropLast())
+                }, "\(first.output)"), encoding: .utf8)
+        #expect(crashLog.contains("Index out of range"), "the crash, in the remote run's log: \(crashLog)")
+
+        // Unchanged: the green suite comes from the action cache; the red one runs again, on the
+        // worker (a server that keeps red results is asked to run it anew) and here.
+        let second = try await Self.ribcage(
+            ["test", "CoreTests", "FeatureTests"] + remote, in: package, cacheHome: cacheHome)
+        #expect(
+            second.row("CoreTests")?.hasSuffix("(remote, from the action cache)") == true, "\(second.output)")
+        #expect(
+            second.row("FeatureTests")?.hasSuffix("(failed remotely, ran here)") == true, "\(second.output)")
+
+        // A change to Feature rebuilds the one test bundle, yet only FeatureTests runs again.
+        try Data("import Core\n\npublic func feature() -> Int { base() + 2 }\n".utf8).write(
+            to: package.appendingPathComponent("Sources/Feature/Feature.swift"))
+        let changed = try await Self.ribcage(
+            ["test", "CoreTests", "FeatureTests"] + remote, in: package, cacheHome: cacheHome)
+        #expect(changed.status == 0, "\(changed.output)\n\(changed.errors)")
+        #expect(
+            changed.row("CoreTests")?.hasSuffix("(remote, from the action cache)") == true,
+            "\(changed.output)")
+        #expect(changed.row("FeatureTests")?.hasSuffix("(remote)") == true, "\(changed.output)")
+        #expect(changed.counts("FeatureTests") == [2, 0, 0], "\(changed.output)")
+        let again = try await Self.ribcage(
+            ["test", "CoreTests", "FeatureTests", "--skip-build"] + remote, in: package, cacheHome: cacheHome)
+        #expect(again.status == 0, "\(again.output)\n\(again.errors)")
+        #expect(
+            again.output.split(separator: "\n").filter { $0.hasSuffix("(remote, from the action cache)") }
+                .count == 2,
+            "\(again.output)")
+    }
+
+    /// A suite that starts the package's own program fails on a worker until a traced run
+    /// records it; then its action holds the program and it passes there.
+    static func recordedProgram(_ package: URL, casd: Casd, cacheHome: URL) async throws {
+        let traced = try await Self.ribcage(
+            ["test", "GreetTests", "--cache", "--skip-build"], in: package, cacheHome: cacheHome)
+        #expect(traced.status == 0, "\(traced.output)\n\(traced.errors)")
+        let recorded = try await Self.ribcage(
+            ["test", "GreetTests", "--skip-build", "--remote-executor", casd.endpoint.description],
+            in: package,
+            cacheHome: cacheHome)
+        #expect(recorded.status == 0, "\(recorded.output)\n\(recorded.errors)")
+        #expect(
+            recorded.row("GreetTests")?.hasSuffix("(remote)") == true,
+            "\(recorded.output)\n\(recorded.errors)")
+    }
+
+    /// A test target Project.swift.md lists as local-only runs here, saying why.
+    static func declaredLocalOnly(_ package: URL, cacheHome: URL) async throws {
+        let manifest = package.appendingPathComponent("Project.swift.md")
+        try Data(
+            """
+            ## Local-only test targets
+
+            | Test target | Why it runs here |
+            |-------------|------------------|
+            | `CoreTests` | Its fixture is too large to upload |
+
+            """.utf8
+        ).write(to: manifest)
+        defer { removeRecordingFailure(manifest) }
+        // Every selected suite stays here, so the server is never asked: none need listen.
+        let run = try await Self.ribcage(
+            ["test", "CoreTests", "--skip-build", "--remote-executor", "grpc://127.0.0.1:9"], in: package,
+            cacheHome: cacheHome)
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        #expect(
+            run.errors.contains(
+                "CoreTests runs here: Project.swift.md's Local-only test targets lists it: Its fixture is too large to upload"
+            ), "\(run.errors)")
+        #expect(run.counts("CoreTests") == [2, 0, 0], "\(run.output)")
+        #expect(!run.errors.contains("unreachable"), "\(run.errors)")
+    }
+
+    /// A server that is not there, or dies mid-run, is a warning: the suites it did not answer
+    /// run here.
+    static func serverGone(_ package: URL, cacheHome: URL) async throws {
         // Nothing listens on a port casd just left.
         let vacated = try await Casd.withServer { $0.endpoint.description }
         let nobody = try await Self.ribcage(
-            ["test", "CoreTests", "LegacyTests", "--remote-executor", vacated], in: package,
+            ["test", "CoreTests", "LegacyTests", "--skip-build", "--remote-executor", vacated], in: package,
             cacheHome: cacheHome)
         #expect(nobody.status == 0, "\(nobody.output)\n\(nobody.errors)")
         #expect(nobody.errors.contains("unreachable"), "\(nobody.errors)")
@@ -256,102 +322,6 @@ struct RemoteTestCommandTests {
             #expect(killed.errors.contains("connection to the REAPI server lost"), "\(killed.errors)")
             #expect(killed.counts("SlowTests") == [1, 0, 0], "\(killed.output)")
             #expect(killed.row("SlowTests")?.contains("remote") == false, "\(killed.output)")
-        }
-    }
-
-    @Test("a test target Project.swift.md lists as local-only runs here, saying why")
-    func declaredLocalOnly() async throws {
-        let folder = try Self.writePackage()
-        defer { removeRecordingFailure(folder) }
-        let package = folder.appendingPathComponent("Shop")
-        try Data(
-            """
-            ## Local-only test targets
-
-            | Test target | Why it runs here |
-            |-------------|------------------|
-            | `CoreTests` | Its fixture is too large to upload |
-
-            """.utf8
-        ).write(to: package.appendingPathComponent("Project.swift.md"))
-        // Every selected suite stays here, so the server is never asked: none need listen.
-        let run = try await Self.ribcage(
-            ["test", "CoreTests", "--remote-executor", "grpc://127.0.0.1:9"], in: package,
-            cacheHome: folder.appendingPathComponent("cache"))
-        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
-        #expect(
-            run.errors.contains(
-                "CoreTests runs here: Project.swift.md's Local-only test targets lists it: Its fixture is too large to upload"
-            ), "\(run.errors)")
-        #expect(run.counts("CoreTests") == [2, 0, 0], "\(run.output)")
-        #expect(!run.errors.contains("unreachable"), "\(run.errors)")
-    }
-
-    @Test(
-        "a suite that starts the package's own program fails on a worker until a traced run records it; then its action holds the program and it passes there"
-    )
-    func recordedProgramGoesIntoTheAction() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "ribcage-remote-program-\(UUID().uuidString)", isDirectory: true)
-        defer { removeRecordingFailure(folder) }
-        let package = folder.appendingPathComponent("Greeter")
-        for (path, text) in [
-            "Package.swift": """
-            // swift-tools-version: 6.0
-            import PackageDescription
-
-            let package = Package(
-                name: "Greeter",
-                targets: [.executableTarget(name: "greet"), .testTarget(name: "GreetTests")])
-
-            """,
-            "Sources/greet/main.swift": "print(\"hello\")\n",
-            "Tests/GreetTests/GreetTests.swift": """
-            import Foundation
-            import Testing
-
-            @Test func greets() throws {
-                let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                let greet = tests.appendingPathComponent("../../.build/debug/greet").standardizedFileURL
-                let process = Process()
-                process.executableURL = greet
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
-                let output = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                #expect(String(decoding: output, as: UTF8.self) == "hello\\n")
-            }
-
-            """,
-        ] {
-            let file = package.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
-        let cacheHome = folder.appendingPathComponent("cache")
-        try await Casd.withServer { casd in
-            let remote = ["test", "--remote-executor", casd.endpoint.description]
-            let unrecorded = try await Self.ribcage(remote, in: package, cacheHome: cacheHome)
-            #expect(unrecorded.status == 0, "\(unrecorded.output)\n\(unrecorded.errors)")
-            #expect(
-                unrecorded.row("GreetTests")?.hasSuffix("(failed remotely, ran here)") == true,
-                "\(unrecorded.output)")
-            #expect(
-                unrecorded.errors.contains("GreetTests failed remotely and passed here"),
-                "\(unrecorded.errors)")
-
-            let traced = try await Self.ribcage(
-                ["test", "--cache", "--skip-build"], in: package, cacheHome: cacheHome)
-            #expect(traced.status == 0, "\(traced.output)\n\(traced.errors)")
-
-            let recorded = try await Self.ribcage(
-                remote + ["--skip-build"], in: package, cacheHome: cacheHome)
-            #expect(recorded.status == 0, "\(recorded.output)\n\(recorded.errors)")
-            #expect(
-                recorded.row("GreetTests")?.hasSuffix("(remote)") == true,
-                "\(recorded.output)\n\(recorded.errors)")
         }
     }
 

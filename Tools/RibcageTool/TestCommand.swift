@@ -281,7 +281,14 @@ struct TestCommand: AsyncParsableCommand {
         let byTarget = Dictionary(
             (run.results + outcome.results).map { ($0.suite.testTarget, $0) },
             uniquingKeysWith: { first, _ in first })
-        run.results = suites.compactMap { byTarget[$0.testTarget] }
+        // Every suite is planned to run somewhere; one that came back from nowhere fails the
+        // run rather than drop out of the table.
+        run.results = suites.map { suite in
+            byTarget[suite.testTarget]
+                ?? TestSuiteResult(
+                    suite: suite, testCases: [], seconds: 0,
+                    runnerFailure: "no result came back for it, from the server or from here")
+        }
         return run
     }
 
