@@ -4,11 +4,11 @@ import Subprocess
 import SystemPackage
 import Testing
 
-/// `ribcage test --remote-executor`, the built executable, against buildbox-casd on loopback
-/// and a package of six test targets: what runs remotely comes back as a local run's result,
-/// what the server answered before comes from its action cache, and what it cannot take or does
-/// not answer runs here.
-@Suite("ribcage test --remote-executor", .serialized, .timeLimit(.minutes(15)))
+/// `ribcage test --remote-executor`, the built executable, against buildbox-casd and against
+/// BuildGrid with two `ribcage worker`s, on loopback, and a package of six test targets: what
+/// runs remotely comes back as a local run's result, what the server answered before comes from
+/// its action cache, and what it cannot take or does not answer runs here.
+@Suite("ribcage test --remote-executor", .serialized, .timeLimit(.minutes(20)))
 struct RemoteTestCommandTests {
     static let sources = [
         "Package.swift": """
@@ -162,7 +162,7 @@ struct RemoteTestCommandTests {
     /// One package, built once (its builds are most of this suite's time on a loaded machine),
     /// taken through each behaviour in turn; each phase says what it pins down.
     @Test(
-        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning"
+        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning; BuildGrid spreads the suites over two ribcage workers and gives a killed worker's lease to the other"
     )
     func remoteRuns() async throws {
         let folder = try Self.writePackage()
@@ -179,6 +179,7 @@ struct RemoteTestCommandTests {
         }
         try await Self.declaredLocalOnly(package, cacheHome: cacheHome)
         try await Self.serverGone(package, cacheHome: cacheHome)
+        try await Self.workerPool(package, cacheHome: cacheHome)
     }
 
     /// Remote results equal local ones; a second run is answered by the action cache; a change
@@ -325,19 +326,91 @@ struct RemoteTestCommandTests {
         }
     }
 
-    /// Returns once a process whose command line holds `argument` runs (the worker's test
-    /// bundle); throws after two minutes.
-    static func waitForProcess(running argument: String) async throws {
+    /// BuildGrid with two `ribcage worker`s: the suites spread over both and come back as
+    /// they do from casd; a worker killed mid-action loses its lease to the other, and the run
+    /// stays correct.
+    static func workerPool(_ package: URL, cacheHome: URL) async throws {
+        try await BuildGrid.withPool(workers: 2, ribcage: try ribcageExecutable()) { grid, workers in
+            let remote = ["--skip-build", "--remote-executor", grid.endpoint.description]
+            // SlowTests holds one worker until its 8 s timeout, so the others go to the second.
+            let spread = try await Self.ribcage(
+                [
+                    "test", "CoreTests", "FeatureTests", "GreetTests", "SlowTests", "--remote-jobs", "4",
+                    "--remote-timeout", "8",
+                ] + remote, in: package, cacheHome: cacheHome)
+            let logs = workers.map(\.log).joined(separator: "\n")
+            #expect(spread.status == 1, "\(spread.output)\n\(spread.errors)\n\(logs)")
+            for testTarget in ["CoreTests", "FeatureTests", "GreetTests", "SlowTests"] {
+                #expect(spread.row(testTarget)?.hasSuffix("(remote)") == true, "\(spread.output)\n\(logs)")
+            }
+            #expect(spread.counts("CoreTests") == [2, 0, 0], "\(spread.output)")
+            #expect(spread.counts("FeatureTests") == [2, 0, 0], "\(spread.output)")
+            #expect(
+                spread.output.contains("timeout and was stopped"), "the timeout: \(spread.output)\n\(logs)")
+            for worker in workers {
+                #expect(worker.log.contains("ran: exit code"), "\(worker.name) ran nothing:\n\(logs)")
+            }
+
+            // The worker running SlowTests dies with its runner; after BuildGrid's bot timeout the
+            // other takes the same lease, and the run passes.
+            async let run = Self.ribcage(
+                ["test", "SlowTests", "--remote-timeout", "120"] + remote, in: package, cacheHome: cacheHome)
+            let bundle = try await Self.waitForProcess(running: "^SlowTests\\.")
+            let holder = try #require(
+                workers.first { Self.ancestors(of: bundle).contains($0.processGroup) },
+                "no worker started process \(bundle):\n\(workers.map(\.log).joined(separator: "\n"))")
+            let lease = try #require(Self.lastLease(taken: holder.log), "\(holder.log)")
+            holder.kill()
+            let survived = try await run
+            let other = try #require(workers.first { $0.name != holder.name })
+            #expect(
+                survived.status == 0,
+                "\(survived.output)\n\(survived.errors)\n\(other.log)\n\(grid.log.suffix(4_000))")
+            #expect(survived.row("SlowTests")?.hasSuffix("(remote)") == true, "\(survived.output)")
+            #expect(survived.counts("SlowTests") == [1, 0, 0], "\(survived.output)")
+            #expect(other.log.contains("lease \(lease) ran: exit code 0"), "\(other.log)")
+        }
+    }
+
+    /// The lease a worker's log last says it took.
+    static func lastLease(taken log: String) -> String? {
+        log.split(separator: "\n").last { $0.hasSuffix(" taken") }.flatMap { line in
+            line.split(separator: " ").dropLast().last.map(String.init)
+        }
+    }
+
+    /// The process IDs above `pid`, its parent first.
+    static func ancestors(of pid: Int32) -> [Int32] {
+        var chain: [Int32] = []
+        var current = pid
+        while current > 1, let stat = FileManager.default.contents(atPath: "/proc/\(current)/stat") {
+            // "PID (COMMAND) STATE PPID …": the command may hold spaces and parentheses.
+            let text = String(decoding: stat, as: UTF8.self)
+            guard let close = text.lastIndex(of: ")"),
+                let parent = text[text.index(after: close)...].split(separator: " ").dropFirst().first
+                    .flatMap({ Int32($0) })
+            else { break }
+            chain.append(parent)
+            current = parent
+        }
+        return chain
+    }
+
+    /// Returns the process ID of a process whose command line holds `argument` (the worker's
+    /// test bundle) once one runs; throws after two minutes.
+    @discardableResult
+    static func waitForProcess(running argument: String) async throws -> Int32 {
         for _ in 0..<1_200 {
-            let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            for pid in processes where pid.allSatisfy(\.isNumber) {
+            for pid in try FileManager.default.contentsOfDirectory(atPath: "/proc")
+            where pid.allSatisfy(\.isNumber) {
+                // A process may end between the listing and this read.
                 guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
                     continue
                 }
                 if line.split(separator: 0).contains(where: {
                     String(decoding: $0, as: UTF8.self) == argument
-                }) {
-                    return
+                }), let found = Int32(pid) {
+                    return found
                 }
             }
             try await Task.sleep(for: .milliseconds(100))

@@ -12,8 +12,14 @@ struct CommandParsingTests {
             try RibcageCommand.parseAsRoot(["graph", "--format", "mermaid", "--skip-tests"]),
             try RibcageCommand.parseAsRoot(["test", "--cache", "--retry", "1"]),
             try RibcageCommand.parseAsRoot(["lint"]),
+            try RibcageCommand.parseAsRoot([
+                "worker", "--bots-server", "grpc://127.0.0.1:50061", "--bot-id", "w1",
+            ]),
         ]
-        #expect(parsed.map { "\(type(of: $0))" } == ["GraphCommand", "TestCommand", "LintCommand"])
+        #expect(
+            parsed.map { "\(type(of: $0))" } == [
+                "GraphCommand", "TestCommand", "LintCommand", "WorkerCommand",
+            ])
     }
 
     @Test("a value out of range or not among the choices is refused with its reason")
@@ -25,6 +31,16 @@ struct CommandParsingTests {
             (["test", "--remote-executor", "grpc://127.0.0.1:0"], "grpc://HOST:PORT or unix:PATH"),
             (["test", "--remote-jobs", "0"], "--remote-jobs takes 1 or more"),
             (["test", "--remote-timeout", "0"], "--remote-timeout takes a positive number of seconds"),
+            (["worker"], "--bots-server"),
+            (["worker", "--bots-server", "127.0.0.1:50061"], "grpc://HOST:PORT or unix:PATH"),
+            (
+                ["worker", "--bots-server", "unix:/tmp/grid", "--cas-server", "http://x:1"],
+                "grpc://HOST:PORT or unix:PATH"
+            ),
+            (
+                ["worker", "--bots-server", "unix:/tmp/grid", "--bot-id", ""],
+                "--bot-id takes a non-empty name"
+            ),
         ]
         for (arguments, reason) in refused {
             do {

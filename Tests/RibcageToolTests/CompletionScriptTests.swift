@@ -84,7 +84,9 @@ struct CompletionScriptTests {
         ])
         #expect(answers[0] == ["graph"])
         #expect(
-            answers[1] == ["--help", "-h", "build", "flaky", "graph", "help", "lint", "new", "test", "why"])
+            answers[1] == [
+                "--help", "-h", "build", "flaky", "graph", "help", "lint", "new", "test", "why", "worker",
+            ])
         #expect(answers[2] == ["--shard"])
         #expect(answers[3] == ["--focus", "--format"])
         #expect(answers[4] == ["dot", "json", "mermaid", "png", "svg"])

@@ -46,9 +46,9 @@ public final class RemoteExecutionClient: Sendable {
     public let batchBytes: Int
     /// The most digests one FindMissingBlobs request carries.
     public let findMissingBatch: Int
-    private let connection: GRPCConnection
+    let connection: GRPCConnection
     /// The deadline of each call but Execute.
-    private let callTimeout: Duration?
+    let callTimeout: Duration?
 
     private init(
         endpoint: RemoteEndpoint, instanceName: String, connection: GRPCConnection, callTimeout: Duration?,
@@ -72,11 +72,15 @@ public final class RemoteExecutionClient: Sendable {
     ///     with room for the digests.
     ///   - keepalive: how often the connection sends a PING when it could be idle, and how long
     ///     an answer may take before the connection is given up: a server that vanished without
-    ///     closing it (a machine frozen, a network split) ends the calls waiting on it.
+    ///     closing it (a machine frozen, a network split) ends the calls waiting on it. The
+    ///     interval is over five minutes because gRPC's servers (C++ and Go: casd, BuildGrid,
+    ///     Buildbarn) by default allow a client one PING per five minutes on a quiet connection
+    ///     and close it with GOAWAY ENHANCE_YOUR_CALM after a few more: a 30 s PING ended a
+    ///     two-minute Execute on BuildGrid that way.
     public static func withClient<Result: Sendable>(
         _ endpoint: RemoteEndpoint, instanceName: String = "", callTimeout: Duration? = .seconds(60),
         batchBytes: Int = 3 * 1_024 * 1_024, findMissingBatch: Int = 10_000,
-        keepalive: (interval: Duration, timeout: Duration) = (.seconds(30), .seconds(20)),
+        keepalive: (interval: Duration, timeout: Duration) = (.seconds(310), .seconds(20)),
         _ body: (RemoteExecutionClient) async throws -> Result
     ) async throws -> Result {
         let connection: GRPCConnection
@@ -542,7 +546,7 @@ public final class RemoteExecutionClient: Sendable {
     // MARK: Errors
 
     /// Runs one call, turning how it failed into a ``RemoteExecutionError``.
-    private func perform<Result: Sendable>(
+    func perform<Result: Sendable>(
         _ call: String, _ body: () async throws(GRPCCallFailure) -> Result
     ) async throws(RemoteExecutionError) -> Result {
         do {

@@ -24,7 +24,7 @@ public struct RibcageCommand: AsyncParsableCommand {
             """,
         subcommands: [
             BuildCommand.self, TestCommand.self, GraphCommand.self, WhyCommand.self, LintCommand.self,
-            NewCommand.self, FlakyCommand.self,
+            NewCommand.self, FlakyCommand.self, WorkerCommand.self,
         ]
     )
 

@@ -1,0 +1,179 @@
+import Foundation
+import RemoteExecution
+import Subprocess
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A BuildGrid scheduler (with its own PostgreSQL) on a loopback port, started by a test through
+/// `Tools/reapi/buildgrid serve`, and `ribcage worker`s that make its pool.
+///
+/// BuildGrid, its database and each worker run in process groups of their own: ``stop()`` and
+/// ``Worker/kill()`` end them with what they started (the runner, its sandbox), as a machine
+/// going away would for a worker.
+struct BuildGrid: Sendable {
+    let endpoint: RemoteEndpoint
+    let folder: URL
+
+    /// How long a worker may go quiet before BuildGrid ends its session and gives its lease to
+    /// another: short, so the killed-worker case takes seconds.
+    static let botTimeout = 6
+
+    /// What BuildGrid logged so far, or why the log cannot be read.
+    var log: String { Self.read(folder.appendingPathComponent("buildgrid.log")) }
+
+    /// A `ribcage worker` of this pool.
+    struct Worker: Sendable {
+        let name: String
+        let processGroup: pid_t
+        let logFile: URL
+
+        /// What the worker said so far (`lease … taken`, `lease … ran`).
+        var log: String { BuildGrid.read(logFile) }
+
+        /// Kills the worker and the runner and sandbox it started, as a crash of its machine.
+        func kill() {
+            _ = Glibc.kill(-processGroup, SIGKILL)
+        }
+    }
+
+    static func read(_ file: URL) -> String {
+        do {
+            return try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            return "(\(file.lastPathComponent) could not be read: \(error))"
+        }
+    }
+
+    /// Starts BuildGrid and `workers` workers named w1, w2…, runs `body`, then stops them all and
+    /// removes their folder, whether the body passed or threw.
+    static func withPool<T: Sendable>(
+        workers count: Int, ribcage: String, _ body: (BuildGrid, [Worker]) async throws -> T
+    ) async throws -> T {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let engine = try await output(of: root.appendingPathComponent("Tools/reapi/engine").path, ["fetch"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcage-buildgrid-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { removeRecordingFailure(folder) }
+        let port = Int.random(in: 30_000..<40_000)
+        let grid = BuildGrid(endpoint: .tcp(host: "127.0.0.1", port: port), folder: folder)
+        let server = try start(
+            root.appendingPathComponent("Tools/reapi/buildgrid").path,
+            ["serve", String(port), folder.appendingPathComponent("state").path],
+            log: folder.appendingPathComponent("buildgrid.log"),
+            environment: ["BUILDGRID_BOT_TIMEOUT": String(botTimeout), "BUILDGRID_VERBOSE": "1"])
+        var workers: [Worker] = []
+        let outcome: Result<T, any Error>
+        do {
+            try await grid.waitUntilServing()
+            for index in 1...count {
+                let name = "w\(index)"
+                let logFile = folder.appendingPathComponent("\(name).log")
+                let group = try start(
+                    ribcage,
+                    [
+                        "worker", "--bots-server", grid.endpoint.description, "--bot-id", name,
+                        "--runner", engine + "/buildbox-run", "--scratch", folder.path,
+                    ], log: logFile)
+                workers.append(Worker(name: name, processGroup: group, logFile: logFile))
+            }
+            outcome = .success(try await body(grid, workers))
+        } catch {
+            outcome = .failure(error)
+        }
+        for worker in workers {
+            worker.kill()
+            try await reap(worker.processGroup)
+        }
+        // SIGTERM to the script alone: it stops BuildGrid, then its database, and exits.
+        _ = Glibc.kill(server, SIGTERM)
+        try await reap(server)
+        return try outcome.get()
+    }
+
+    /// Waits, without holding a thread, until the child `pid` has exited, and collects it;
+    /// throws when it is still running after 30 s.
+    private static func reap(_ pid: pid_t) async throws {
+        for _ in 0..<300 {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) != 0 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Casd.Failure(description: "process \(pid) did not end within 30 s of being stopped")
+    }
+
+    /// Starts `executable` in a process group of its own, its output and errors to `log`, and
+    /// returns its process ID without waiting for it.
+    private static func start(
+        _ executable: String, _ arguments: [String], log: URL, environment: [String: String] = [:]
+    ) throws -> pid_t {
+        let file = try FileDescriptor.open(
+            FilePath(log.path), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite])
+        defer { try? file.close() }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, file.rawValue, 1)
+        posix_spawn_file_actions_adddup2(&actions, file.rawValue, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The spawning thread is one of the cooperative pool's, which block signals; a child
+        // inherits that mask, and the server script would never see its SIGTERM.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw Casd.Failure(
+                description: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        return pid
+    }
+
+    /// The last line of what `script arguments` printed, or a failure with its errors.
+    private static func output(of script: String, _ arguments: [String]) async throws -> String {
+        let result = try await Subprocess.run(
+            .path(FilePath(script)), arguments: Arguments(arguments), output: .string(limit: 1 << 16),
+            error: .string(limit: 1 << 20))
+        guard result.terminationStatus.isSuccess, let last = result.standardOutput.split(separator: "\n").last
+        else {
+            throw Casd.Failure(description: "\(script) \(arguments) failed: \(result.standardError)")
+        }
+        return String(last)
+    }
+
+    /// Returns once BuildGrid answers GetCapabilities; throws with its log after two minutes (a
+    /// fresh machine first installs BuildGrid from PyPI).
+    private func waitUntilServing() async throws {
+        for _ in 0..<1_200 {
+            do {
+                _ = try await RemoteExecutionClient.withClient(endpoint) { try await $0.capabilities() }
+                return
+            } catch RemoteExecutionError.unreachable {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        throw Casd.Failure(description: "BuildGrid did not answer on \(endpoint) within two minutes:\n\(log)")
+    }
+}
