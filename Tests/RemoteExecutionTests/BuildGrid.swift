@@ -55,6 +55,9 @@ struct BuildGrid: Sendable {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let engine = try await output(of: root.appendingPathComponent("Tools/reapi/engine").path, ["fetch"])
+        // A fresh machine installs BuildGrid from PyPI here, not inside the wait for it to serve.
+        let script = root.appendingPathComponent("Tools/reapi/buildgrid").path
+        _ = try await output(of: script, ["fetch"])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ribcage-buildgrid-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -62,14 +65,14 @@ struct BuildGrid: Sendable {
         let port = Int.random(in: 30_000..<40_000)
         let grid = BuildGrid(endpoint: .tcp(host: "127.0.0.1", port: port), folder: folder)
         let server = try start(
-            root.appendingPathComponent("Tools/reapi/buildgrid").path,
+            script,
             ["serve", String(port), folder.appendingPathComponent("state").path],
             log: folder.appendingPathComponent("buildgrid.log"),
             environment: ["BUILDGRID_BOT_TIMEOUT": String(botTimeout), "BUILDGRID_VERBOSE": "1"])
         var workers: [Worker] = []
         let outcome: Result<T, any Error>
         do {
-            try await grid.waitUntilServing()
+            try await grid.waitUntilServing(server: server)
             for index in 1...count {
                 let name = "w\(index)"
                 let logFile = folder.appendingPathComponent("\(name).log")
@@ -85,25 +88,36 @@ struct BuildGrid: Sendable {
         } catch {
             outcome = .failure(error)
         }
+        // Whatever happened, nothing of the pool stays: workers die at once; the script gets
+        // SIGTERM to stop BuildGrid and its database in order, and its whole group SIGKILL if it
+        // has not ended within 30 s (or the test is being cancelled).
         for worker in workers {
             worker.kill()
-            try await reap(worker.processGroup)
+            _ = await reap(worker.processGroup, seconds: 5)
         }
-        // SIGTERM to the script alone: it stops BuildGrid, then its database, and exits.
         _ = Glibc.kill(server, SIGTERM)
-        try await reap(server)
-        return try outcome.get()
+        let stopped = await reap(server, seconds: 30)
+        if !stopped { _ = Glibc.kill(-server, SIGKILL) }
+        let value = try outcome.get()
+        if !stopped {
+            throw Casd.Failure(description: "BuildGrid did not stop within 30 s of SIGTERM:\n\(grid.log)")
+        }
+        return value
     }
 
-    /// Waits, without holding a thread, until the child `pid` has exited, and collects it;
-    /// throws when it is still running after 30 s.
-    private static func reap(_ pid: pid_t) async throws {
-        for _ in 0..<300 {
+    /// Waits, without holding a thread, until the child `pid` has exited and collects it; false
+    /// when it still runs after `seconds`, or the task is cancelled first.
+    private static func reap(_ pid: pid_t, seconds: Int) async -> Bool {
+        for _ in 0..<(seconds * 10) {
             var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) != 0 { return }
-            try await Task.sleep(for: .milliseconds(100))
+            if waitpid(pid, &status, WNOHANG) != 0 { return true }
+            do {
+                try await Task.sleep(for: .milliseconds(100))
+            } catch {
+                return false
+            }
         }
-        throw Casd.Failure(description: "process \(pid) did not end within 30 s of being stopped")
+        return false
     }
 
     /// Starts `executable` in a process group of its own, its output and errors to `log`, and
@@ -163,10 +177,14 @@ struct BuildGrid: Sendable {
         return String(last)
     }
 
-    /// Returns once BuildGrid answers GetCapabilities; throws with its log after two minutes (a
-    /// fresh machine first installs BuildGrid from PyPI).
-    private func waitUntilServing() async throws {
+    /// Returns once BuildGrid answers GetCapabilities; throws with its log when the script has
+    /// ended, or after two minutes.
+    private func waitUntilServing(server: pid_t) async throws {
         for _ in 0..<1_200 {
+            var status: Int32 = 0
+            if waitpid(server, &status, WNOHANG) == server {
+                throw Casd.Failure(description: "Tools/reapi/buildgrid serve ended before serving:\n\(log)")
+            }
             do {
                 _ = try await RemoteExecutionClient.withClient(endpoint) { try await $0.capabilities() }
                 return

@@ -44,16 +44,21 @@ struct BuildboxRunner: LeaseRunner {
 
     func run(_ action: REAPI.Action, digest: BlobDigest) async -> LeaseOutcome {
         let folder = scratch.appendingPathComponent("lease-\(digest.hash.prefix(12))-\(UUID().uuidString)")
+        let outcome = await run(action, in: folder)
+        do {
+            try await DedicatedThread.run(named: "ribcage-worker-files") {
+                try FileManager.default.removeItem(at: folder)
+            }
+        } catch {
+            StandardError.write("warning: cannot remove \(folder.path): \(error)\n")
+        }
+        return outcome
+    }
+
+    private func run(_ action: REAPI.Action, in folder: URL) async -> LeaseOutcome {
         let actionFile = folder.appendingPathComponent("action")
         let resultFile = folder.appendingPathComponent("action-result")
         let log = folder.appendingPathComponent("runner.log")
-        defer {
-            do {
-                try FileManager.default.removeItem(at: folder)
-            } catch {
-                StandardError.write("warning: cannot remove \(folder.path): \(error)\n")
-            }
-        }
         do {
             let bytes: Data = try action.serializedBytes()
             try await DedicatedThread.run(named: "ribcage-worker-files") {
@@ -80,8 +85,11 @@ struct BuildboxRunner: LeaseRunner {
             return .botFailed("cannot start \(runner): \(error)")
         }
         if Task.isCancelled { return .botFailed("the lease was taken back") }
-        let said = await Self.tail(of: log)
-        let timedOut = said.contains(Self.timeoutWords)
+        let logged = await Self.read(log)
+        let said = logged.split(separator: "\n").suffix(5).joined(separator: " | ")
+        let timedOut =
+            logged.contains(Self.timeoutWords)
+            || (!finished.wasSignalled && finished.status == Self.timeoutStatus)
         guard finished.succeeded || timedOut else {
             return .botFailed("buildbox-run \(finished.terminationDescription): \(said)")
         }
@@ -107,16 +115,17 @@ struct BuildboxRunner: LeaseRunner {
     }
 
     /// What buildbox-run logs (at info level) when it stops a command at the action's timeout,
-    /// before it exits with 142 (the alarm, SIGALRM 14, plus 128).
+    /// before it exits with ``timeoutStatus``.
     static let timeoutWords = "Action timeout reached"
+    /// buildbox-run's exit status after a timeout: the alarm (SIGALRM, 14) plus 128.
+    static let timeoutStatus: Int32 = 142
 
-    /// The last lines of the runner's log, for a failure's reason.
-    private static func tail(of log: URL) async -> String {
+    /// The runner's log, or why it cannot be read, for a failure's reason.
+    private static func read(_ log: URL) async -> String {
         do {
-            let text = try await DedicatedThread.run(named: "ribcage-worker-files") {
+            return try await DedicatedThread.run(named: "ribcage-worker-files") {
                 try String(contentsOf: log, encoding: .utf8)
             }
-            return text.split(separator: "\n").suffix(5).joined(separator: " | ")
         } catch {
             return "(its log cannot be read: \(error))"
         }

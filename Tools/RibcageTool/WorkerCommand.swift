@@ -80,19 +80,30 @@ struct WorkerCommand: AsyncParsableCommand {
                 log: { StandardError.write("worker \(name): \($0)\n") })
             if verbose { worker.trace = { StandardError.write("worker \(name): \($0)\n") } }
             StandardError.write("worker \(name): image \"\(image)\", scheduler \(bots)\n")
-            try await serve(worker, at: bots)
+            try await serve(worker, at: bots, cas: cas == bots ? nil : cas)
         }
     }
 
     /// Works for the scheduler until cancelled, opening a new session after each failure, with
     /// a pause that grows to 10 s while the scheduler stays away.
-    private func serve(_ worker: RemoteWorker<BuildboxRunner>, at endpoint: RemoteEndpoint) async throws {
+    private func serve(
+        _ worker: RemoteWorker<BuildboxRunner>, at endpoint: RemoteEndpoint, cas: RemoteEndpoint?
+    )
+        async throws
+    {
         var pause = Duration.milliseconds(500)
         while !Task.isCancelled {
             do {
                 try await RemoteExecutionClient.withClient(endpoint, instanceName: instance) { client in
-                    try await worker.work(on: client)
+                    if let cas {
+                        try await RemoteExecutionClient.withClient(cas, instanceName: instance) { casClient in
+                            try await worker.work(on: client, cas: casClient)
+                        }
+                    } else {
+                        try await worker.work(on: client)
+                    }
                 }
+                // `work` returns only when this task is cancelled.
                 return
             } catch {
                 worker.log("\(error); a new session in \(pause)")

@@ -40,8 +40,25 @@ public struct RemoteWorker<Runner: LeaseRunner>: Sendable {
 
     /// Opens a session on `client`'s server and works until the task is cancelled (returning
     /// normally) or the server fails or refuses a call (throwing; the caller may open a new
-    /// session). Either way the actions still running are stopped.
-    public func work(on client: RemoteExecutionClient) async throws(RemoteExecutionError) {
+    /// session). Either way the actions still running are stopped, and waited for, first.
+    ///
+    /// - Parameter cas: where the actions named by digest are read (default: `client`'s server).
+    public func work(on client: RemoteExecutionClient, cas: RemoteExecutionClient? = nil)
+        async throws(RemoteExecutionError)
+    {
+        let book = LeaseBook()
+        do {
+            try await serveSession(on: client, cas: cas ?? client, book: book)
+        } catch {
+            await book.stopAll()
+            throw error
+        }
+        await book.stopAll()
+    }
+
+    private func serveSession(on client: RemoteExecutionClient, cas: RemoteExecutionClient, book: LeaseBook)
+        async throws(RemoteExecutionError)
+    {
         var session = RemoteWorkers.BotSession()
         session.botID = botID
         session.status = .ok
@@ -54,12 +71,10 @@ public struct RemoteWorker<Runner: LeaseRunner>: Sendable {
             return property
         }
         session.worker.devices = [device]
-        let book = LeaseBook()
-        defer { book.cancelAll() }
         session = try await client.createBotSession(session)
         log("session \(session.name) opened as \(botID)")
         while !Task.isCancelled {
-            take(session.leases, into: book, client: client)
+            take(session.leases, into: book, cas: cas)
             if book.isBusy {
                 await book.waitForAnyFinished(upTo: reportInterval(expiring: session))
             }
@@ -72,15 +87,16 @@ public struct RemoteWorker<Runner: LeaseRunner>: Sendable {
             } catch .timedOut {
                 // An idle report that the server held to its deadline: nothing came.
                 continue
-            } catch .cancelled {
+            } catch .cancelled where Task.isCancelled {
                 return
             }
             book.forgetReported()
         }
     }
 
-    /// Starts the pending leases, stops the cancelled ones and the ones the server dropped.
-    private func take(_ leases: [RemoteWorkers.Lease], into book: LeaseBook, client: RemoteExecutionClient) {
+    /// Starts a new lease when idle, declines it when busy, and stops the cancelled leases and
+    /// the ones the server dropped.
+    private func take(_ leases: [RemoteWorkers.Lease], into book: LeaseBook, cas: RemoteExecutionClient) {
         var listed = Set<String>()
         for lease in leases {
             listed.insert(lease.id)
@@ -88,11 +104,19 @@ public struct RemoteWorker<Runner: LeaseRunner>: Sendable {
             // The API offers work as PENDING; BuildGrid offers it already ACTIVE (it marks a job
             // executing when it assigns it). Either way, a lease this bot does not hold is new.
             case .pending where !book.holds(lease.id), .active where !book.holds(lease.id):
+                guard !book.isBusy else {
+                    // One action at a time: a lease left unreported would stay assigned here
+                    // for good, so it goes back as this bot's failure and the scheduler gives it
+                    // to another.
+                    log("lease \(lease.id) declined: this worker is busy")
+                    book.decline(lease.id, because: "the worker was busy with another action")
+                    continue
+                }
                 let runner = self.runner
                 let log = self.log
                 log("lease \(lease.id) taken")
                 book.start(lease.id) {
-                    let outcome = await Self.run(lease, with: runner, client: client)
+                    let outcome = await Self.run(lease, with: runner, cas: cas)
                     switch outcome {
                     case .ran(let result, let timedOut):
                         log(
@@ -118,7 +142,7 @@ public struct RemoteWorker<Runner: LeaseRunner>: Sendable {
 
     /// Unpacks the lease's action (an Action, or the Digest of one in the server's CAS) and runs
     /// it.
-    private static func run(_ lease: RemoteWorkers.Lease, with runner: Runner, client: RemoteExecutionClient)
+    private static func run(_ lease: RemoteWorkers.Lease, with runner: Runner, cas: RemoteExecutionClient)
         async -> LeaseOutcome
     {
         let action: REAPI.Action
@@ -129,7 +153,7 @@ public struct RemoteWorker<Runner: LeaseRunner>: Sendable {
                 digest = try BlobDigest.of(action).digest
             } else if lease.payload.isA(REAPI.Digest.self) {
                 digest = BlobDigest(try REAPI.Digest(unpackingAny: lease.payload))
-                guard let bytes = try await client.read([digest])[digest] else {
+                guard let bytes = try await cas.read([digest])[digest] else {
                     return .botFailed("the server's CAS lacks the action \(digest)")
                 }
                 action = try REAPI.Action(serializedBytes: bytes)
@@ -154,17 +178,19 @@ public struct RemoteWorker<Runner: LeaseRunner>: Sendable {
     }
 }
 
-/// The leases a worker holds: the running ones' tasks and the finished ones' outcomes until the
-/// server has heard them.
+/// The leases a worker holds: the running ones' tasks, the cancelled ones' until they have
+/// stopped, and the finished ones' outcomes until the server has heard them.
 private final class LeaseBook: Sendable {
     private struct State {
         var tasks: [String: Task<Void, Never>] = [:]
+        var stopping: [String: Task<Void, Never>] = [:]
         var finished: [String: LeaseOutcome] = [:]
         var reported: Set<String> = []
     }
     private let state = Mutex(State())
 
-    var isBusy: Bool { state.withLock { !$0.tasks.isEmpty } }
+    /// Whether an action runs or is still stopping: a new one would share the machine with it.
+    var isBusy: Bool { state.withLock { !$0.tasks.isEmpty || !$0.stopping.isEmpty } }
     var running: Set<String> { state.withLock { Set($0.tasks.keys) } }
 
     func holds(_ id: String) -> Bool {
@@ -176,24 +202,41 @@ private final class LeaseBook: Sendable {
             state.tasks[id] = Task {
                 let outcome = await work()
                 self.state.withLock { state in
-                    // A lease cancelled meanwhile is no longer in `tasks`: its outcome is moot.
-                    guard state.tasks.removeValue(forKey: id) != nil else { return }
-                    state.finished[id] = outcome
+                    // A lease cancelled meanwhile is in `stopping`: its outcome is moot. (A new
+                    // lease starts only when nothing is stopping, so the id is this task's.)
+                    if state.stopping[id] != nil {
+                        state.stopping[id] = nil
+                    } else if state.tasks.removeValue(forKey: id) != nil {
+                        state.finished[id] = outcome
+                    }
                 }
             }
         }
     }
 
-    func cancel(_ id: String) {
-        state.withLock { $0.tasks.removeValue(forKey: id) }?.cancel()
+    /// Reports `id` as this bot's failure without running it.
+    func decline(_ id: String, because reason: String) {
+        state.withLock { $0.finished[id] = .botFailed(reason) }
     }
 
-    func cancelAll() {
-        for task in state.withLock({ state in
-            defer { state.tasks = [:] }
-            return Array(state.tasks.values)
-        }) {
+    func cancel(_ id: String) {
+        state.withLock { state -> Task<Void, Never>? in
+            guard let task = state.tasks.removeValue(forKey: id) else { return nil }
+            state.stopping[id] = task
+            return task
+        }?.cancel()
+    }
+
+    /// Cancels every running action and returns once all have stopped.
+    func stopAll() async {
+        let tasks = state.withLock { state in
+            for (id, task) in state.tasks { state.stopping[id] = task }
+            state.tasks = [:]
+            return Array(state.stopping.values)
+        }
+        for task in tasks {
             task.cancel()
+            await task.value
         }
     }
 
