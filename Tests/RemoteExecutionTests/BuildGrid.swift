@@ -16,6 +16,11 @@ import SystemPackage
 struct BuildGrid: Sendable {
     let endpoint: RemoteEndpoint
     let folder: URL
+    /// The script ended before BuildGrid served; ``waitUntilServing(server:)`` collected its
+    /// exit, so its PID must not be signalled again (it may be another process's by then).
+    struct ScriptEnded: Error, CustomStringConvertible {
+        var description: String
+    }
 
     /// How long a worker may go quiet before BuildGrid ends its session and gives its lease to
     /// another: short, so the killed-worker case takes seconds.
@@ -71,6 +76,7 @@ struct BuildGrid: Sendable {
             environment: ["BUILDGRID_BOT_TIMEOUT": String(botTimeout), "BUILDGRID_VERBOSE": "1"])
         var workers: [Worker] = []
         let outcome: Result<T, any Error>
+        var scriptEnded = false
         do {
             try await grid.waitUntilServing(server: server)
             for index in 1...count {
@@ -86,6 +92,7 @@ struct BuildGrid: Sendable {
             }
             outcome = .success(try await body(grid, workers))
         } catch {
+            scriptEnded = error is ScriptEnded
             outcome = .failure(error)
         }
         // Whatever happened, nothing of the pool stays: workers die at once; the script gets
@@ -95,9 +102,22 @@ struct BuildGrid: Sendable {
             worker.kill()
             _ = await reap(worker.processGroup, seconds: 5)
         }
-        _ = Glibc.kill(server, SIGTERM)
-        let stopped = await reap(server, seconds: 30)
-        if !stopped { _ = Glibc.kill(-server, SIGKILL) }
+        var stopped = scriptEnded
+        if !stopped {
+            _ = Glibc.kill(server, SIGTERM)
+            stopped = await reap(server, seconds: 30)
+        }
+        if !stopped {
+            _ = Glibc.kill(-server, SIGKILL)
+            // The script had no chance to remove its database cluster: the folder it named goes.
+            let named = folder.appendingPathComponent("state/cluster")
+            if let cluster = FileManager.default.contents(atPath: named.path) {
+                removeRecordingFailure(
+                    URL(
+                        fileURLWithPath: String(decoding: cluster, as: UTF8.self)
+                            .trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
+        }
         let value = try outcome.get()
         if !stopped {
             throw Casd.Failure(description: "BuildGrid did not stop within 30 s of SIGTERM:\n\(grid.log)")
@@ -183,7 +203,7 @@ struct BuildGrid: Sendable {
         for _ in 0..<1_200 {
             var status: Int32 = 0
             if waitpid(server, &status, WNOHANG) == server {
-                throw Casd.Failure(description: "Tools/reapi/buildgrid serve ended before serving:\n\(log)")
+                throw ScriptEnded(description: "Tools/reapi/buildgrid serve ended before serving:\n\(log)")
             }
             do {
                 _ = try await RemoteExecutionClient.withClient(endpoint) { try await $0.capabilities() }

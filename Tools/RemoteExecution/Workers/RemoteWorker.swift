@@ -240,12 +240,20 @@ private final class LeaseBook: Sendable {
         }
     }
 
-    /// Returns when an action finished, or after `limit`.
+    /// Returns when an action finished or a cancelled one stopped, or after `limit`: either way
+    /// the server should hear of it, and a bot that went idle can take work again.
     func waitForAnyFinished(upTo limit: Duration) async {
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: limit)
-        while clock.now < end, state.withLock({ $0.finished.isEmpty }), !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
+        let stoppingAtFirst = state.withLock { $0.stopping.count }
+        while clock.now < end, !Task.isCancelled,
+            state.withLock({ $0.finished.isEmpty && $0.stopping.count >= stoppingAtFirst })
+        {
+            do {
+                try await Task.sleep(for: .milliseconds(100))
+            } catch {
+                return
+            }
         }
     }
 
