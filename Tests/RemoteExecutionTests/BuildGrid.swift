@@ -147,7 +147,27 @@ struct BuildGrid: Sendable {
     ) throws -> pid_t {
         let file = try FileDescriptor.open(
             FilePath(log.path), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite])
-        defer { try? file.close() }
+        let pid: pid_t
+        do {
+            pid = try spawn(executable, arguments, output: file, environment: environment)
+        } catch {
+            try file.close()
+            throw error
+        }
+        do {
+            // The child holds its own copy of the log; this one only had to reach it.
+            try file.close()
+        } catch {
+            _ = Glibc.kill(-pid, SIGKILL)
+            throw error
+        }
+        return pid
+    }
+
+    private static func spawn(
+        _ executable: String, _ arguments: [String], output file: FileDescriptor,
+        environment: [String: String]
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -69,7 +69,7 @@ struct WorkerCommand: AsyncParsableCommand {
             }
             let image = RemoteTestRunner.workerImage(toolchain: version.outputText)
             let name =
-                botID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+                botID ?? "\(Self.hostName())-\(ProcessInfo.processInfo.processIdentifier)"
             var worker = RemoteWorker(
                 botID: name, properties: [(TestAction.workerImageProperty, image)],
                 runner: BuildboxRunner(
@@ -82,6 +82,14 @@ struct WorkerCommand: AsyncParsableCommand {
             StandardError.write("worker \(name): image \"\(image)\", scheduler \(bots)\n")
             try await serve(worker, at: bots, cas: cas == bots ? nil : cas)
         }
+    }
+
+    /// The machine's name as the kernel knows it. Not `ProcessInfo.hostName`, which may ask DNS
+    /// for a canonical name and wait on it.
+    private static func hostName() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "worker" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Works for the scheduler until cancelled, opening a new session after each failure, with
