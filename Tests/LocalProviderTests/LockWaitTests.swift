@@ -24,17 +24,17 @@ struct LockWaitTests {
             for index in 0..<Self.waiters {
                 // Stores of both kinds, each with a queue of its own.
                 if index.isMultiple(of: 2) {
-                    let store = try PlistFileStore(root: folder.url, lockTimeout: .seconds(120))
+                    let store = try PlistFileStore(root: folder.url, lockTimeout: .seconds(600))
                     waiting.start { try await store.save("waiter \(index)", for: key) }
                 } else {
                     let store = JournaledStore<Shelf>(
-                        folder: folder.url, name: "shelf", lockTimeout: .seconds(120))
+                        folder: folder.url, name: "shelf", lockTimeout: .seconds(600))
                     waiting.start { try await store.append(.add("waiter \(index)")) }
                 }
             }
             // Every thread of the pool at once: each task waits for the others to run.
             let threads = ProcessInfo.processInfo.activeProcessorCount
-            #expect(await poolThreadsMeet(threads, within: .seconds(20)), "a pool thread is blocked")
+            #expect(await poolThreadsMeet(threads, within: .seconds(120)), "a pool thread is blocked")
             #expect(waiting.finished == 0, "the probe holds the lock, yet a change went through")
             return waiting
         }
@@ -42,7 +42,7 @@ struct LockWaitTests {
         let clock = ContinuousClock()
         let start = clock.now
         try await waiting.all()
-        #expect(clock.now - start < .seconds(20), "the waiters took \(clock.now - start)")
+        #expect(clock.now - start < .seconds(120), "the waiters took \(clock.now - start)")
         let shelf = try await JournaledStore<Shelf>(folder: folder.url, name: "shelf").load()
         #expect(shelf.value.titles.count == Self.waiters / 2)
         #expect(try await PlistFileStore(root: folder.url).load(key)?.hasPrefix("waiter ") == true)
@@ -52,7 +52,7 @@ struct LockWaitTests {
     func cancellationEndsTheWait() async throws {
         // Far longer than a cancelled wait takes: a wait that ignored the cancellation would end
         // with lockTimeout instead, failing the test.
-        let stores = try StoresInAFolder(lockTimeout: .seconds(30))
+        let stores = try StoresInAFolder(lockTimeout: .seconds(120))
         let (folder, key, plist, journal) = (stores.folder, stores.key, stores.plist, stores.journal)
         try await stores.save("before")
         try await whileAnotherProcessHoldsTheLock(of: folder) {
@@ -108,7 +108,7 @@ struct LockWaitTests {
             try await #require(waitingThreads(in: folder.url, reach: 2), "both are waiting for the lock")
             let streams = Streams()
             let threads = ProcessInfo.processInfo.activeProcessorCount
-            let met = await poolThreadsMeet(threads, within: .seconds(20)) {
+            let met = await poolThreadsMeet(threads, within: .seconds(120)) {
                 // Every pool thread subscribes, then meets the others.
                 streams.add(plist.changes(for: key))
             }
@@ -231,7 +231,7 @@ private final class Waiters: Sendable {
 
 /// Whether `count` threads of this process wait for the lock on `folder`, which another process
 /// holds, within `timeout`: then each operation is inside that wait, not before or after it.
-private func waitingThreads(in folder: URL, reach count: Int, within timeout: Duration = .seconds(20))
+private func waitingThreads(in folder: URL, reach count: Int, within timeout: Duration = .seconds(120))
     async throws
     -> Bool
 {

@@ -130,10 +130,12 @@ struct CancellationConformanceTests {
 
     @Test("cancelling during a retry's wait ends the request at once", arguments: TransportKind.allCases)
     func cancelDuringBackoff(kind: TransportKind) async throws {
-        let server = try HTTPTestServer { _ in .status(503, headers: [("Retry-After", "30")]) }
+        // The wait is ten minutes and the bound two, measured from the cancel: a loaded machine
+        // may hold the cancelled task back for tens of seconds, never for minutes.
+        let server = try HTTPTestServer { _ in .status(503, headers: [("Retry-After", "600")]) }
         defer { server.stop() }
         let provider = NetworkProvider<TestTarget>(
-            transport: kind.transport, retryPolicy: RetryPolicy(maximumDelay: 60))
+            transport: kind.transport, retryPolicy: RetryPolicy(maximumDelay: 600))
         let clock = ContinuousClock()
         let request = Task { try await provider.request(TestTarget(server, "busy")) }
         try #require(await server.waitForRequests(), "the request never reached the server")
@@ -143,7 +145,7 @@ struct CancellationConformanceTests {
             Issue.record("expected cancelled")
             return
         }
-        #expect(clock.now - cancelledAt < .seconds(10))
+        #expect(clock.now - cancelledAt < .seconds(120))
         #expect(server.requestCount == 1)
     }
 }

@@ -100,10 +100,13 @@ public final class HTTPTestServer: Sendable {
     /// Returns once ``requestCount`` is at least `count`: a test that must act while a request is
     /// in flight waits for it to arrive, rather than sleeping and hoping it has.
     ///
+    /// The default timeout is long on purpose: a wait that succeeds returns at once, and on two
+    /// cores running every suite of a plain `swift test`, a request took up to 30 s to arrive.
+    ///
     /// - Returns: Whether the count was reached; `false` after `timeout`, or once the server
     ///   stopped short of it.
     @discardableResult
-    public func waitForRequests(_ count: Int = 1, within timeout: Duration = .seconds(10)) async -> Bool {
+    public func waitForRequests(_ count: Int = 1, within timeout: Duration = .seconds(120)) async -> Bool {
         await wait(until: .requests, reaches: count, within: timeout)
     }
 
@@ -113,7 +116,7 @@ public final class HTTPTestServer: Sendable {
     /// - Returns: Whether the count was reached; `false` after `timeout`, or once the server
     ///   stopped short of it.
     @discardableResult
-    public func waitForAbandonedReplies(_ count: Int = 1, within timeout: Duration = .seconds(10)) async
+    public func waitForAbandonedReplies(_ count: Int = 1, within timeout: Duration = .seconds(120)) async
         -> Bool
     {
         await wait(until: .abandoned, reaches: count, within: timeout)
