@@ -27,6 +27,7 @@ struct RemoteTestCommandTests {
                 .testTarget(name: "SlowTests"),
                 .executableTarget(name: "greet"),
                 .testTarget(name: "GreetTests"),
+                .testTarget(name: "SplitTests"),
             ])
 
         """,
@@ -88,6 +89,49 @@ struct RemoteTestCommandTests {
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             #expect(String(decoding: output, as: UTF8.self) == "hello\\n")
+        }
+
+        """,
+        // Two suite types and a free function, for --remote-shards. Each type's test takes two
+        // seconds, so two shards on two workers run at the same time.
+        "Tests/SplitTests/Shelves.swift": """
+        import Testing
+
+        @Suite struct Shelves {
+            @Test func holdBooks() async throws {
+                try await Task.sleep(for: .seconds(2))
+                #expect(Self.capacity == 3)
+            }
+            @Test(arguments: [1, 2]) func takeRows(count: Int) { #expect(count <= Self.capacity) }
+            @Test func stand() { #expect(Self.capacity > 0) }
+            static let capacity = 3
+        }
+
+        @Test func looseTest() { #expect(Labels.name.count == 5) }
+
+        """,
+        "Tests/SplitTests/Labels.swift": """
+        import Testing
+
+        struct Labels {
+            static let name = "label"
+            @Test func print() async throws {
+                try await Task.sleep(for: .seconds(2))
+                #expect(Self.name.hasPrefix("la"))
+            }
+        }
+
+        extension Labels {
+            @Test func peel() { #expect(!Self.name.isEmpty) }
+        }
+
+        // Tests only another system compiles: in three shards, this type's is one that
+        // selects no test here.
+        struct AppleOnly {
+            #if os(macOS)
+                @Test func dock() {}
+                @Test func menuBar() {}
+            #endif
         }
 
         """,
@@ -162,14 +206,16 @@ struct RemoteTestCommandTests {
     /// One package, built once (its builds are most of this suite's time on a loaded machine),
     /// taken through each behaviour in turn; each phase says what it pins down.
     @Test(
-        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning; BuildGrid spreads the suites over two ribcage workers and gives a killed worker's lease to the other"
+        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning; --remote-shards splits a target's suites over actions; BuildGrid spreads the suites and one target's shards over two ribcage workers and gives a killed worker's lease to the other"
     )
     func remoteRuns() async throws {
         let folder = try Self.writePackage()
         defer { removeRecordingFailure(folder) }
         let package = folder.appendingPathComponent("Shop")
         let cacheHome = folder.appendingPathComponent("cache")
-        let everyButSlow = ["CoreTests", "FeatureTests", "LegacyTests", "CrashTests", "GreetTests"]
+        let everyButSlow = [
+            "CoreTests", "FeatureTests", "LegacyTests", "CrashTests", "GreetTests", "SplitTests",
+        ]
         let local = try await Self.ribcage(["test"] + everyButSlow, in: package, cacheHome: cacheHome)
         #expect(local.status == 1, "\(local.output)\n\(local.errors)")
 
@@ -179,13 +225,15 @@ struct RemoteTestCommandTests {
         }
         try await Self.declaredLocalOnly(package, cacheHome: cacheHome)
         try await Self.serverGone(package, cacheHome: cacheHome)
-        try await Self.workerPool(package, cacheHome: cacheHome)
+        try await Self.workerPool(package, local: local, cacheHome: cacheHome)
     }
 
     /// Remote results equal local ones; a second run is answered by the action cache; a change
     /// reruns exactly what it affects; a crash and a timeout are failures; XCTest suites run here.
     static func remoteEqualsLocal(_ package: URL, local: Run, casd: Casd, cacheHome: URL) async throws {
-        let everyButSlow = ["CoreTests", "FeatureTests", "LegacyTests", "CrashTests", "GreetTests"]
+        let everyButSlow = [
+            "CoreTests", "FeatureTests", "LegacyTests", "CrashTests", "GreetTests", "SplitTests",
+        ]
         // Built by this run (nothing to do), so green results are kept under their keys.
         let remote = ["--remote-executor", casd.endpoint.description, "--remote-timeout", "8"]
         let first = try await Self.ribcage(["test"] + remote, in: package, cacheHome: cacheHome)
@@ -251,6 +299,46 @@ struct RemoteTestCommandTests {
             again.output.split(separator: "\n").filter { $0.hasSuffix("(remote, from the action cache)") }
                 .count == 2,
             "\(again.output)")
+
+        // Sharded, SplitTests is two actions: Shelves (three tests, the heavier) in the first,
+        // and Labels with the free function in the last, which takes what no other shard names. Together they give the local counts,
+        // and the next run finds both in the action cache.
+        let reports = package.deletingLastPathComponent().appendingPathComponent("split-reports")
+        let sharded =
+            [
+                "test", "SplitTests", "--skip-build", "--remote-shards", "2", "--reports-directory",
+                reports.path,
+            ]
+            + remote
+        let split = try await Self.ribcage(sharded, in: package, cacheHome: cacheHome)
+        #expect(split.status == 0, "\(split.output)\n\(split.errors)")
+        #expect(split.errors.contains("Running 1 test target in 2 actions"), "\(split.errors)")
+        #expect(split.row("SplitTests")?.hasSuffix("(remote)") == true, "\(split.output)")
+        #expect(split.counts("SplitTests") == local.counts("SplitTests"), "\(split.output)\n\(local.output)")
+        let shardLogs = try (1...2).map { index in
+            try String(
+                contentsOf: reports.appendingPathComponent("SplitTests-shard-\(index)-of-2-remote.log"),
+                encoding: .utf8)
+        }
+        #expect(shardLogs[0].contains("holdBooks()") && !shardLogs[0].contains("peel()"), "\(shardLogs[0])")
+        #expect(
+            shardLogs[1].contains("peel()") && shardLogs[1].contains("looseTest()")
+                && !shardLogs[1].contains("holdBooks()"), "\(shardLogs[1])")
+        let splitAgain = try await Self.ribcage(sharded, in: package, cacheHome: cacheHome)
+        #expect(
+            splitAgain.row("SplitTests")?.hasSuffix("(remote, from the action cache)") == true,
+            "\(splitAgain.output)")
+        #expect(splitAgain.counts("SplitTests") == local.counts("SplitTests"), "\(splitAgain.output)")
+
+        // In three, AppleOnly's shard selects no test on Linux (Swift Testing exits 69): that
+        // is no failure, since the others hold every test that runs here.
+        let three = try await Self.ribcage(
+            ["test", "SplitTests", "--skip-build", "--remote-shards", "3"] + remote, in: package,
+            cacheHome: cacheHome)
+        #expect(three.status == 0, "\(three.output)\n\(three.errors)")
+        #expect(three.errors.contains("Running 1 test target in 3 actions"), "\(three.errors)")
+        #expect(three.row("SplitTests")?.hasSuffix("(remote)") == true, "\(three.output)\n\(three.errors)")
+        #expect(three.counts("SplitTests") == local.counts("SplitTests"), "\(three.output)")
     }
 
     /// A suite that starts the package's own program fails on a worker until a traced run
@@ -329,7 +417,7 @@ struct RemoteTestCommandTests {
     /// BuildGrid with two `ribcage worker`s: the suites spread over both and come back as
     /// they do from casd; a worker killed mid-action loses its lease to the other, and the run
     /// stays correct.
-    static func workerPool(_ package: URL, cacheHome: URL) async throws {
+    static func workerPool(_ package: URL, local: Run, cacheHome: URL) async throws {
         try await BuildGrid.withPool(workers: 2, ribcage: try ribcageExecutable()) { grid, workers in
             let remote = ["--skip-build", "--remote-executor", grid.endpoint.description]
             // SlowTests holds one worker until its 8 s timeout, so the others go to the second.
@@ -349,6 +437,21 @@ struct RemoteTestCommandTests {
                 spread.output.contains("timeout and was stopped"), "the timeout: \(spread.output)\n\(logs)")
             for worker in workers {
                 #expect(worker.log.contains("ran: exit code"), "\(worker.name) ran nothing:\n\(logs)")
+            }
+
+            // One test target's two shards, each holding a worker for two seconds, go one to each.
+            let leasesBefore = workers.map { $0.log.components(separatedBy: "ran: exit code").count }
+            let shards = try await Self.ribcage(
+                ["test", "SplitTests", "--remote-shards", "2", "--remote-jobs", "2"] + remote, in: package,
+                cacheHome: cacheHome)
+            let shardLogs = workers.map(\.log).joined(separator: "\n")
+            #expect(shards.status == 0, "\(shards.output)\n\(shards.errors)\n\(shardLogs)")
+            #expect(shards.row("SplitTests")?.hasSuffix("(remote)") == true, "\(shards.output)\n\(shardLogs)")
+            #expect(shards.counts("SplitTests") == local.counts("SplitTests"), "\(shards.output)")
+            for (worker, before) in zip(workers, leasesBefore) {
+                #expect(
+                    worker.log.components(separatedBy: "ran: exit code").count == before + 1,
+                    "\(worker.name) did not run one shard:\n\(shardLogs)")
             }
 
             // The worker running SlowTests dies with its runner; after BuildGrid's bot timeout the

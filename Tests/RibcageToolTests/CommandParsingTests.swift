@@ -30,6 +30,7 @@ struct CommandParsingTests {
             (["test", "--remote-executor", "http://127.0.0.1:8980"], "grpc://HOST:PORT or unix:PATH"),
             (["test", "--remote-executor", "grpc://127.0.0.1:0"], "grpc://HOST:PORT or unix:PATH"),
             (["test", "--remote-jobs", "0"], "--remote-jobs takes 1 or more"),
+            (["test", "--remote-shards", "0"], "--remote-shards takes 1 or more"),
             (["test", "--remote-timeout", "0"], "--remote-timeout takes a positive number of seconds"),
             (["worker"], "--bots-server"),
             (["worker", "--bots-server", "127.0.0.1:50061"], "grpc://HOST:PORT or unix:PATH"),

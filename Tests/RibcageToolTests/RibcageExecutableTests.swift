@@ -162,6 +162,55 @@ struct RibcageExecutableTests {
         #expect(run.outputText.hasSuffix("1 passed, 1 failed, 0 skipped\n"))
     }
 
+    @Test(
+        "a test in an extension of another module's type fails its target's row, run or cached, instead of running nowhere"
+    )
+    func testsInForeignExtensions() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "Shelf", targets: [
+                .target(name: "Lib"),
+                .testTarget(name: "LibTests", dependencies: ["Lib"]),
+                .testTarget(name: "OtherTests"),
+            ])
+            """, to: "Package.swift")
+        try folder.write("public struct Widget { public init() {} }\n", to: "Sources/Lib/Lib.swift")
+        // Named `Lib.Widget/isNotTwo()` by Swift Testing: red, and outside `^LibTests[./]`.
+        try folder.write(
+            """
+            import Lib
+            import Testing
+            @Suite struct LibSuite { @Test func builds() { _ = Widget() } }
+            extension Widget { @Test func isNotTwo() { #expect(1 == 2) } }
+            typealias Shelf = LibSuite
+            extension Shelf { @Test func aliased() {} }
+            """, to: "Tests/LibTests/LibSuite.swift")
+        try folder.write("import Testing\n@Test func other() {}\n", to: "Tests/OtherTests/T.swift")
+        let path = folder.url.path
+        let cacheHome = try TemporaryFolder()
+        for arguments in [
+            ["test"], ["test", "LibTests", "--cache"], ["test", "LibTests", "--cache", "--skip-build"],
+        ] {
+            let run = try await Shell.run(
+                try await Self.ribcageExecutable().path, arguments + ["--path", path],
+                environment: ["XDG_CACHE_HOME": cacheHome.url.path])
+            #expect(run.status == 1, "\(arguments): \(run.outputText)\n\(run.errorText)")
+            #expect(
+                run.outputText.contains(
+                    "1 test of LibTests sits in `extension Widget`: Swift Testing names it"),
+                "\(arguments): \(run.outputText)")
+            #expect(
+                !run.outputText.contains("extension Shelf"),
+                "a typealias of its own type is no other module's")
+            #expect(!run.outputText.contains("(cached"), "\(arguments): \(run.outputText)")
+        }
+        let other = try await Self.ribcage(["test", "OtherTests", "--path", path, "--skip-build"])
+        #expect(other.succeeded, "\(other.outputText)\n\(other.errorText)")
+    }
+
     @Test("explains a folder with no package")
     func noPackage() async throws {
         let empty = try TemporaryFolder()

@@ -26,8 +26,18 @@ struct RemoteExecutionOptions: ParsableArguments {
     )
     var remoteJobs: Int?
 
-    @Option(help: "With --remote-executor: the longest one test target may run on a worker, in seconds.")
+    @Option(
+        help:
+            "With --remote-executor: the longest one action (a test target, or a shard of one) may run on a worker, in seconds."
+    )
     var remoteTimeout: Double = 900
+
+    @Option(
+        help: """
+            With --remote-executor: split each remote test target into up to this many actions, \
+            by its top-level suite types, so a large one spreads over several workers.
+            """)
+    var remoteShards = 1
 
     func validate() throws {
         if let remoteExecutor {
@@ -38,6 +48,7 @@ struct RemoteExecutionOptions: ParsableArguments {
             }
         }
         if let remoteJobs, remoteJobs < 1 { throw ValidationError("--remote-jobs takes 1 or more.") }
+        if remoteShards < 1 { throw ValidationError("--remote-shards takes 1 or more.") }
         guard remoteTimeout > 0, remoteTimeout.isFinite else {
             throw ValidationError("--remote-timeout takes a positive number of seconds.")
         }
@@ -80,14 +91,21 @@ struct RemoteExecutionOptions: ParsableArguments {
         let buildFolder = root.appendingPathComponent(".build/debug", isDirectory: true)
         let recordedInputs = recorded
         let storable = Set(keys.filter { keysBeforeBuild[$0.key] == $0.value }.keys)
+        let shards = remoteShards
         let plan = try await DedicatedThread.run(named: "ribcage-remote-plan") {
-            try RemoteSuitePlan(
+            var plan = try RemoteSuitePlan(
                 suites: suites, inputs: inputs, keys: keys, storable: storable, recorded: recordedInputs,
                 declaredLocal: declaredLocal,
                 buildFolder: buildFolder,
                 importedModules: {
                     ImportScanner.references(in: $0).filter { $0.form == .import }.map(\.module)
                 })
+            try plan.split(into: shards, inputs: inputs) { sources in
+                var outline = TestSuiteOutline()
+                for source in sources { outline.add(TestSuiteOutline(source: source)) }
+                return outline.testsByDeclaredType
+            }
+            return plan
         }
         for local in plan.local {
             StandardError.write("\(local.suite.testTarget) runs here: \(local.reason)\n")

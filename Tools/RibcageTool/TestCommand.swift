@@ -144,7 +144,12 @@ struct TestCommand: AsyncParsableCommand {
             : try await DedicatedThread.run(named: "ribcage-quarantine") {
                 try Quarantine.load(packageAt: root)
             }
-        let cacheRun = try await cacheOptions.start(root: root, package: described, suites: &suites)
+        // Never answered from the cache: its row fails below, whatever a run of it says.
+        let unselectable = try await UnselectableTests.find(in: suites, package: described, root: root)
+        var lookedUp = suites.filter { unselectable[$0.testTarget] == nil }
+        let cacheRun = try await cacheOptions.start(root: root, package: described, suites: &lookedUp)
+        let toRun = Set(lookedUp)
+        suites = suites.filter { toRun.contains($0) || unselectable[$0.testTarget] != nil }
         if suites.isEmpty, let cacheRun {
             cacheRun.printAllCached()
             try await writeJUnit([], started: started)
@@ -204,6 +209,11 @@ struct TestCommand: AsyncParsableCommand {
                 of: run, rounds: retry, note: StandardError.writeLine)
         }
 
+        for index in run.results.indices {
+            guard let why = unselectable[run.results[index].suite.testTarget] else { continue }
+            run.results[index].runnerFailure = [run.results[index].runnerFailure, why].compactMap { $0 }
+                .joined(separator: "; ")
+        }
         let table = TestReportTable(
             testTargets: suites.map(\.testTarget) + (cacheRun?.cachedTestTargets ?? []))
         print(table.header)
@@ -242,8 +252,10 @@ struct TestCommand: AsyncParsableCommand {
     ) async throws -> TestRunner.Run {
         let sent = remote.plan.remote
         if !sent.isEmpty {
+            let actions = sent.reduce(0) { $0 + $1.shards.count }
+            let shards = actions == sent.count ? "" : " in \(actions) actions"
             StandardError.write(
-                "Running \(sent.count) test target\(sent.count == 1 ? "" : "s") on \(remote.runner.endpoint)…\n"
+                "Running \(sent.count) test target\(sent.count == 1 ? "" : "s")\(shards) on \(remote.runner.endpoint)…\n"
             )
         }
         async let answered = remote.runner.run(sent, note: StandardError.writeLine)

@@ -32,6 +32,9 @@ package struct RemoteSuitePlan: Sendable {
         /// in this run from the sources the key names (not `--skip-build`, nor a key that changed
         /// during the build).
         package var mayStore: Bool
+        /// The actions its tests are split into: the whole target in one, unless
+        /// ``split(into:testsByType:)`` dealt them out.
+        package var shards: [RemoteTestShard]
     }
 
     /// A test target that runs here, and why.
@@ -154,7 +157,34 @@ package struct RemoteSuitePlan: Sendable {
                 RemoteSuite(
                     suite: suite, files: files, builtFiles: builtFiles,
                     builtFrom: builtFrom.sorted().joined(separator: "\n") + "\n",
-                    mayStore: storable.contains(suite.testTarget)))
+                    mayStore: storable.contains(suite.testTarget), shards: [.whole(suite.testTarget)]))
+        }
+    }
+
+    /// Splits each remote test target into at most `count` actions by the top-level suite types
+    /// its sources declare (``RemoteTestShard/split(_:testsByType:into:)``).
+    ///
+    /// Blocking: it reads and parses the test targets' sources. Call it off the cooperative pool.
+    ///
+    /// - Parameter testsByType: for the sources of one test target, the `@Test` functions under
+    ///   each top-level type they declare, by the type's name (RibcageLint's
+    ///   `TestSuiteOutline`).
+    package mutating func split(
+        into count: Int, inputs: TestCacheInputs, testsByType: ([String]) -> [String: Int]
+    ) throws {
+        guard count > 1 else { return }
+        for index in remote.indices {
+            let testTarget = remote[index].suite.testTarget
+            guard let target = inputs.package.targets.first(where: { $0.name == testTarget }) else {
+                continue
+            }
+            let sources = try target.sources.filter { $0.hasSuffix(".swift") }.sorted().map { source in
+                try String(
+                    contentsOf: inputs.root.appendingPathComponent(target.path + "/" + source),
+                    encoding: .utf8)
+            }
+            remote[index].shards = RemoteTestShard.split(
+                testTarget, testsByType: testsByType(sources), into: count)
         }
     }
 

@@ -60,7 +60,8 @@ package struct RemoteTestRunner: Sendable {
         package var unanswered: [TestSuite] = []
     }
 
-    /// Runs `suites` on the server.
+    /// Runs `suites` on the server: one action per shard of each (one per test target unless
+    /// `--remote-shards` split it), a target's result put together from its shards'.
     ///
     /// - Parameter note: Told why a suite, or every suite, is handed back to run here.
     package func run(_ suites: [RemoteSuitePlan.RemoteSuite], note: @escaping @Sendable (String) -> Void)
@@ -80,6 +81,15 @@ package struct RemoteTestRunner: Sendable {
         }
     }
 
+    /// One action's part of a remote test target: all of it, or one of its shards.
+    private struct Job: Sendable {
+        var remote: RemoteSuitePlan.RemoteSuite
+        var shard: RemoteTestShard
+        var testTarget: String { remote.suite.testTarget }
+        /// The test target, and which shard when it has several: unique in a run.
+        var id: String { shard.count == 1 ? testTarget : "\(testTarget) (\(shard.label))" }
+    }
+
     private func run(
         _ suites: [RemoteSuitePlan.RemoteSuite], on client: RemoteExecutionClient,
         note: @escaping @Sendable (String) -> Void
@@ -88,81 +98,83 @@ package struct RemoteTestRunner: Sendable {
         guard capabilities.executionCapabilities.execEnabled else {
             throw RemoteExecutionError.unsupported("execution (it is a cache only)")
         }
-        var outcome = Outcome()
+        let jobs = suites.flatMap { remote in remote.shards.map { Job(remote: remote, shard: $0) } }
         var finished: [String: Finished] = [:]
+        // A test target one of whose actions cannot be answered runs here whole.
+        var handedBack: Set<String> = []
         // First the stand-ins, keyed by what the bundle is built from: they never read it.
         let digests = FileDigests()
-        let standIns = await prepare(suites, note: note, outcome: &outcome) { remote in
+        let standIns = await prepare(jobs, note: note, handedBack: &handedBack) { job in
             try TestAction.standIn(
-                packageRoot: packageRoot, testBundle: bundle, filter: Self.filter(remote.suite),
-                skip: skipPattern,
-                files: remote.files, builtFrom: remote.builtFrom, environment: environment,
+                packageRoot: packageRoot, testBundle: bundle, filter: job.shard.filter,
+                skip: job.shard.skip(with: skipPattern),
+                files: job.remote.files, builtFrom: job.remote.builtFrom, environment: environment,
                 workerImage: workerImage, timeout: timeout, digests: digests)
         }
-        var misses: [RemoteSuitePlan.RemoteSuite] = []
         do {
-            for (remote, standIn) in standIns {
-                if let hit = try await lookUp(standIn, of: remote.suite, on: client) {
-                    finished[remote.suite.testTarget] = hit
+            var misses: [Job] = []
+            for (job, standIn) in standIns where !handedBack.contains(job.testTarget) {
+                if let hit = try await lookUp(standIn, of: job, on: client) {
+                    finished[job.id] = hit
                 } else {
-                    misses.append(remote)
+                    misses.append(job)
                 }
             }
             // Then the runs: the bundle is hashed once for all of them, and uploaded once.
-            let actions = await prepare(misses, note: note, outcome: &outcome) { remote in
+            let actions = await prepare(misses, note: note, handedBack: &handedBack) { job in
                 try TestAction(
-                    packageRoot: packageRoot, testBundle: bundle, filter: Self.filter(remote.suite),
-                    skip: skipPattern, files: remote.files + remote.builtFiles, environment: environment,
-                    workerImage: workerImage, timeout: timeout, digests: digests)
+                    packageRoot: packageRoot, testBundle: bundle, filter: job.shard.filter,
+                    skip: job.shard.skip(with: skipPattern), files: job.remote.files + job.remote.builtFiles,
+                    environment: environment, workerImage: workerImage, timeout: timeout, digests: digests)
             }
+            .filter { !handedBack.contains($0.0.testTarget) }
             var blobs: [BlobDigest: BlobSource] = [:]
             for (_, action) in actions { blobs.merge(action.blobs) { first, _ in first } }
             try await client.upload(blobs)
-            let executed = await execute(actions.map { ($0.0.suite, $0.1) }, on: client)
-            let standInByTarget = Dictionary(
-                standIns.map { ($0.0.suite.testTarget, $0) }, uniquingKeysWith: { first, _ in first })
+            let executed = await execute(actions, on: client)
+            let standInByJob = Dictionary(
+                standIns.map { ($0.0.id, $0.1) }, uniquingKeysWith: { first, _ in first })
             try await collect(
-                executed, of: actions, standIns: standInByTarget, on: client, into: &finished,
-                outcome: &outcome,
-                note: note)
+                executed, of: actions, standIns: standInByJob, on: client, into: &finished,
+                handedBack: &handedBack, note: note)
         } catch {
             // The answers found so far stand; the rest run here.
             note("warning: remote execution: \(error); the test target(s) it did not answer run here")
-            let answered = Set(finished.keys).union(outcome.unanswered.map(\.testTarget))
-            outcome.unanswered += suites.map(\.suite).filter { !answered.contains($0.testTarget) }
         }
+        var outcome = Outcome()
         for remote in suites {
-            guard let run = finished[remote.suite.testTarget] else { continue }
-            outcome.results.append(run.result)
-            outcome.logs.append(run.log)
-            if let problem = run.problem { note("warning: remote execution: \(problem)") }
+            let runs = remote.shards.compactMap { finished[Job(remote: remote, shard: $0).id] }
+            guard !handedBack.contains(remote.suite.testTarget), runs.count == remote.shards.count else {
+                outcome.unanswered.append(remote.suite)
+                continue
+            }
+            outcome.results.append(Finished.result(of: remote.suite, fromShards: runs))
+            outcome.logs += runs.map(\.log)
+            for problem in runs.compactMap(\.problem) { note("warning: remote execution: \(problem)") }
         }
-        let unanswered = Set(outcome.unanswered)
-        outcome.unanswered = suites.map(\.suite).filter { unanswered.contains($0) }
         return outcome
     }
 
     /// Takes what each executed action came to: a result into `finished` (a clean green one
-    /// kept under its stand-in's key when it may be), a suite the server did not answer into
-    /// `outcome`'s unanswered.
+    /// kept under its stand-in's key when it may be), the test target of an action the server
+    /// did not answer into `handedBack`.
     private func collect(
-        _ executed: [String: Result<Finished, RemoteExecutionError>],
-        of actions: [(RemoteSuitePlan.RemoteSuite, TestAction)],
-        standIns: [String: (RemoteSuitePlan.RemoteSuite, TestAction)], on client: RemoteExecutionClient,
-        into finished: inout [String: Finished], outcome: inout Outcome, note: @Sendable (String) -> Void
+        _ executed: [String: Result<Finished, RemoteExecutionError>], of actions: [(Job, TestAction)],
+        standIns: [String: TestAction], on client: RemoteExecutionClient,
+        into finished: inout [String: Finished], handedBack: inout Set<String>,
+        note: @Sendable (String) -> Void
     ) async throws(RemoteExecutionError) {
         var lost: RemoteExecutionError?
-        var lostCount = 0
+        var lostTargets: Set<String> = []
         var storeRefused = false
-        for (remote, action) in actions {
-            let testTarget = remote.suite.testTarget
-            switch executed[testTarget] {
+        for (job, action) in actions {
+            switch executed[job.id] {
             case .success(let run)?:
-                finished[testTarget] = run
+                finished[job.id] = run
                 // Kept only when the bundle is known to be built from the sources the key names,
                 // and the run read the very files the stand-in names.
-                guard run.result.isCleanlyGreen, remote.mayStore, !storeRefused,
-                    let standIn = standIns[testTarget]?.1, standIn.standsIn(for: action)
+                guard run.result.isCleanlyGreen, job.remote.mayStore, !storeRefused,
+                    let standIn = standIns[job.id], standIn.standsIn(for: action)
                 else { continue }
                 do {
                     try await client.storeResult(run.actionResult, of: standIn.actionDigest)
@@ -176,46 +188,43 @@ package struct RemoteTestRunner: Sendable {
                     )
                 }
             case .failure(let error)? where !error.meansTheServerIsGone:
-                note("warning: remote execution: \(error); \(testTarget) runs here")
-                outcome.unanswered.append(remote.suite)
+                if handedBack.insert(job.testTarget).inserted {
+                    note("warning: remote execution: \(error); \(job.testTarget) runs here")
+                }
             case .failure(let error)?:
                 lost = lost ?? error
-                lostCount += 1
-                outcome.unanswered.append(remote.suite)
+                lostTargets.insert(job.testTarget)
+                handedBack.insert(job.testTarget)
             case nil:
                 // Never started: the server was gone by then.
-                lostCount += 1
-                outcome.unanswered.append(remote.suite)
+                lostTargets.insert(job.testTarget)
+                handedBack.insert(job.testTarget)
             }
         }
         if let lost {
             note(
-                "warning: remote execution: \(lost); the \(lostCount) test target(s) it did not answer run here"
+                "warning: remote execution: \(lost); the \(lostTargets.count) test target(s) it did not answer run here"
             )
         }
     }
 
-    /// Swift Testing's filter for a test target's tests: its module name, then a dot.
-    private static func filter(_ suite: TestSuite) -> String {
-        "^\(suite.testTarget)\\."
-    }
-
-    /// `make` for each of `suites`, off the cooperative pool (it hashes files); a suite whose
-    /// action cannot be made is handed back with a note.
+    /// `make` for each of `jobs`, off the cooperative pool (it hashes files); the test target of
+    /// a job whose action cannot be made is handed back with a note.
     private func prepare(
-        _ suites: [RemoteSuitePlan.RemoteSuite], note: @Sendable (String) -> Void, outcome: inout Outcome,
-        _ make: @escaping @Sendable (RemoteSuitePlan.RemoteSuite) throws -> TestAction
-    ) async -> [(RemoteSuitePlan.RemoteSuite, TestAction)] {
+        _ jobs: [Job], note: @Sendable (String) -> Void, handedBack: inout Set<String>,
+        _ make: @escaping @Sendable (Job) throws -> TestAction
+    ) async -> [(Job, TestAction)] {
         let made = await DedicatedThread.run(named: "ribcage-remote-actions") {
-            suites.map { remote in Result { try make(remote) } }
+            jobs.map { job in Result { try make(job) } }
         }
-        var actions: [(RemoteSuitePlan.RemoteSuite, TestAction)] = []
-        for (remote, action) in zip(suites, made) {
+        var actions: [(Job, TestAction)] = []
+        for (job, action) in zip(jobs, made) {
             switch action {
-            case .success(let action): actions.append((remote, action))
+            case .success(let action): actions.append((job, action))
             case .failure(let error):
-                note("warning: remote execution: \(error); \(remote.suite.testTarget) runs here")
-                outcome.unanswered.append(remote.suite)
+                if handedBack.insert(job.testTarget).inserted {
+                    note("warning: remote execution: \(error); \(job.testTarget) runs here")
+                }
             }
         }
         return actions
@@ -224,7 +233,7 @@ package struct RemoteTestRunner: Sendable {
     /// The green result the action cache holds for `standIn`, read back; nil when it holds none,
     /// or one whose outputs the server no longer has.
     private func lookUp(
-        _ standIn: TestAction, of suite: TestSuite, on client: RemoteExecutionClient
+        _ standIn: TestAction, of job: Job, on client: RemoteExecutionClient
     ) async throws(RemoteExecutionError) -> Finished? {
         guard let cached = try await client.cachedResult(of: standIn.actionDigest), cached.exitCode == 0
         else {
@@ -237,37 +246,27 @@ package struct RemoteTestRunner: Sendable {
             return nil
         }
         let execution = RemoteExecutionClient.Execution(result: cached, cachedResult: true, message: "")
-        return await finished(suite, execution: execution, reports: reports)
-    }
-
-    /// One suite's remote result, and where its output was written.
-    private struct Finished: Sendable {
-        var result: TestSuiteResult
-        /// What the server answered, to keep under the stand-in's key.
-        var actionResult: REAPI.ActionResult
-        var log: URL
-        /// What went wrong here while reading the result back (the log could not be written).
-        var problem: String?
+        return await finished(job, execution: execution, reports: reports)
     }
 
     /// Executes `actions`, ``jobs`` at a time; once the server is gone, starts no more.
     private func execute(
-        _ actions: [(suite: TestSuite, action: TestAction)], on client: RemoteExecutionClient
+        _ actions: [(Job, TestAction)], on client: RemoteExecutionClient
     ) async -> [String: Result<Finished, RemoteExecutionError>] {
         await withTaskGroup(of: (String, Result<Finished, RemoteExecutionError>).self) { group in
             var pending = actions[...]
             var finished: [String: Result<Finished, RemoteExecutionError>] = [:]
             var running = 0
             while true {
-                while running < max(1, jobs), let (suite, action) = pending.popFirst() {
+                while running < max(1, jobs), let (job, action) = pending.popFirst() {
                     group.addTask {
-                        (suite.testTarget, await self.outcome(of: action, of: suite, on: client))
+                        (job.id, await self.outcome(of: action, of: job, on: client))
                     }
                     running += 1
                 }
-                guard let (testTarget, result) = await group.next() else { break }
+                guard let (id, result) = await group.next() else { break }
                 running -= 1
-                finished[testTarget] = result
+                finished[id] = result
                 if case .failure(let error) = result, error.meansTheServerIsGone { pending = [] }
             }
             return finished
@@ -275,17 +274,17 @@ package struct RemoteTestRunner: Sendable {
     }
 
     /// ``execute(_:of:on:)``'s result or failure, as a value.
-    private func outcome(of action: TestAction, of suite: TestSuite, on client: RemoteExecutionClient) async
+    private func outcome(of action: TestAction, of job: Job, on client: RemoteExecutionClient) async
         -> Result<Finished, RemoteExecutionError>
     {
         do {
-            return .success(try await execute(action, of: suite, on: client))
+            return .success(try await execute(action, of: job, on: client))
         } catch {
             return .failure(error)
         }
     }
 
-    private func execute(_ action: TestAction, of suite: TestSuite, on client: RemoteExecutionClient)
+    private func execute(_ action: TestAction, of job: Job, on client: RemoteExecutionClient)
         async throws(RemoteExecutionError) -> Finished
     {
         // The wait covers queueing on a busy pool as well as the run.
@@ -297,83 +296,24 @@ package struct RemoteTestRunner: Sendable {
                 action.actionDigest, skipCacheLookup: true, timeout: timeout * 2 + .seconds(60))
         }
         let reports = try await TestAction.reports(of: execution.result, from: client)
-        return await finished(suite, execution: execution, reports: reports)
+        return await finished(job, execution: execution, reports: reports)
     }
 
-    /// ``finished(_:execution:reports:log:packageRoot:timeout:)`` on a thread of its own: the
-    /// reports of a large suite are megabytes.
+    /// ``Finished/init(_:execution:reports:log:packageRoot:timeout:)`` on a thread of its own:
+    /// the reports of a large suite are megabytes.
     private func finished(
-        _ suite: TestSuite, execution: RemoteExecutionClient.Execution, reports: TestAction.Reports
+        _ job: Job, execution: RemoteExecutionClient.Execution, reports: TestAction.Reports
     ) async -> Finished {
-        let log = reportsDirectory.appendingPathComponent("\(suite.testTarget)-remote.log")
-        let (packageRoot, timeout) = (packageRoot, timeout)
+        let name =
+            job.shard.count == 1
+            ? job.testTarget : "\(job.testTarget)-shard-\(job.shard.index)-of-\(job.shard.count)"
+        let log = reportsDirectory.appendingPathComponent("\(name)-remote.log")
+        let (packageRoot, timeout, suite) = (packageRoot, timeout, job.remote.suite)
         return await DedicatedThread.run(named: "ribcage-test-reports") {
-            Self.finished(
+            Finished(
                 suite, execution: execution, reports: reports, log: log, packageRoot: packageRoot,
                 timeout: timeout)
         }
-    }
-
-    /// A remote run's result, read as a local run's is: the xUnit report's cases, their issues
-    /// from the event stream, and a runner failure for a run that ended without its report, that
-    /// exited non-zero with no failed test, or that was stopped at its timeout.
-    private static func finished(
-        _ suite: TestSuite, execution: RemoteExecutionClient.Execution, reports: TestAction.Reports, log: URL,
-        packageRoot: URL, timeout: Duration
-    ) -> Finished {
-        var problem: String?
-        // Beside the output, the reports as they came, named as a local run's are.
-        let stem = log.deletingPathExtension()
-        let kept: [(URL, Data?)] = [
-            (log, reports.standardOutput + reports.standardError),
-            (stem.appendingPathExtension("xml"), reports.xunit),
-            (URL(fileURLWithPath: stem.path + "-events.jsonl"), reports.events),
-        ]
-        for case (let file, let data?) in kept {
-            do {
-                try data.write(to: file)
-            } catch {
-                problem = "\(suite.testTarget)'s remote output could not be written to \(file.path): \(error)"
-            }
-        }
-        var testCases: [TestCaseResult] = []
-        var unreadable: String?
-        if let xunit = reports.xunit {
-            do {
-                testCases = try XUnitReport(data: xunit, file: "\(suite.testTarget)'s remote xUnit report")
-                    .testCases
-            } catch {
-                unreadable = "\(error)"
-            }
-        }
-        let events = reports.events.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        TestIssues.attach(
-            xctest: [:],
-            swiftTesting: TestIssues.swiftTestingIssues(inEventStream: events, relativeTo: packageRoot),
-            to: &testCases)
-        let exitCode = execution.result.exitCode
-        let anyFailed = testCases.contains { if case .failed = $0.outcome { true } else { false } }
-        let runnerFailure: String? =
-            if execution.actionTimedOut {
-                "the remote run passed its \(timeout) timeout and was stopped; log: \(log.path)"
-            } else if reports.xunit == nil || (unreadable != nil && exitCode != 0) {
-                // Swift Testing writes its report as it goes: a crash leaves it cut short.
-                "the remote run exited with code \(exitCode) without a complete xUnit report; log: \(log.path)"
-            } else if let unreadable {
-                "the remote run's xUnit report cannot be read (\(unreadable)); log: \(log.path)"
-            } else if exitCode != 0 && !anyFailed {
-                "the remote run exited with code \(exitCode) with no failed test; log: \(log.path)"
-            } else {
-                nil
-            }
-        let spans = SwiftTestingSpans.coveredSeconds(inEventStream: events)
-        var result = TestSuiteResult(
-            suite: suite, testCases: testCases,
-            seconds: spans[suite.testTarget] ?? testCases.reduce(0) { $0 + ($1.duration ?? 0) },
-            runnerFailure: runnerFailure)
-        result.place = execution.cachedResult ? .remoteCache : .remote
-        result.stoppedAtTimeout = execution.actionTimedOut
-        return Finished(result: result, actionResult: execution.result, log: log, problem: problem)
     }
 
     /// What names a worker's image in an action's key: the toolchain's `swift --version`, the
