@@ -42,6 +42,30 @@ struct BuildGrid: Sendable {
         func kill() {
             _ = Glibc.kill(-processGroup, SIGKILL)
         }
+
+        /// Sends SIGTERM to the worker alone, as a service manager stops it: what it started is
+        /// its to stop.
+        func terminate() {
+            _ = Glibc.kill(processGroup, SIGTERM)
+        }
+
+        /// The worker's exit status once it has exited, collected without holding a thread; nil
+        /// if it still runs after `seconds`, or ended by a signal.
+        func exitStatus(within seconds: Int) async -> Int32? {
+            for _ in 0..<(seconds * 10) {
+                var status: Int32 = 0
+                if waitpid(processGroup, &status, WNOHANG) == processGroup {
+                    // WIFEXITED and WEXITSTATUS, which Swift does not import.
+                    return status & 0x7f == 0 ? (status >> 8) & 0xff : nil
+                }
+                do {
+                    try await Task.sleep(for: .milliseconds(100))
+                } catch {
+                    return nil
+                }
+            }
+            return nil
+        }
     }
 
     static func read(_ file: URL) -> String {

@@ -206,7 +206,7 @@ struct RemoteTestCommandTests {
     /// One package, built once (its builds are most of this suite's time on a loaded machine),
     /// taken through each behaviour in turn; each phase says what it pins down.
     @Test(
-        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning; --remote-shards splits a target's suites over actions; BuildGrid spreads the suites and one target's shards over two ribcage workers and gives a killed worker's lease to the other"
+        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning; --remote-shards splits a target's suites over actions; BuildGrid spreads the suites and one target's shards over two ribcage workers and gives a killed worker's lease to the other; a worker sent SIGTERM stops its action and exits"
     )
     func remoteRuns() async throws {
         let folder = try Self.writePackage()
@@ -472,6 +472,24 @@ struct RemoteTestCommandTests {
             #expect(survived.row("SlowTests")?.hasSuffix("(remote)") == true, "\(survived.output)")
             #expect(survived.counts("SlowTests") == [1, 0, 0], "\(survived.output)")
             #expect(other.log.contains("lease \(lease) ran: exit code 0"), "\(other.log)")
+
+            // The other worker, sent SIGTERM alone while it runs SlowTests (a new timeout: a new
+            // action, not BuildGrid's cached one), stops the action, waits for its runner and
+            // exits 0; the test process in the sandbox is gone with it.
+            let client = Task {
+                try await Self.ribcage(
+                    ["test", "SlowTests", "--remote-timeout", "121"] + remote, in: package,
+                    cacheHome: cacheHome)
+            }
+            let running = try await Self.waitForProcess(running: "^SlowTests\\.")
+            #expect(Self.ancestors(of: running).contains(other.processGroup), "\(other.log)")
+            other.terminate()
+            #expect(await other.exitStatus(within: 60) == 0, "\(other.log)")
+            #expect(try await Self.processEnds(running, within: 10), "its test process outlived it")
+            #expect(other.log.contains("stopped; the actions it ran were stopped first"), "\(other.log)")
+            // No worker is left to run it: the client is stopped too.
+            client.cancel()
+            _ = await client.result
         }
     }
 
@@ -497,6 +515,15 @@ struct RemoteTestCommandTests {
             current = parent
         }
         return chain
+    }
+
+    /// Whether process `pid` is gone (reaped by whoever its parent is) within `seconds`.
+    static func processEnds(_ pid: Int32, within seconds: Int) async throws -> Bool {
+        for _ in 0..<(seconds * 10) {
+            if !FileManager.default.fileExists(atPath: "/proc/\(pid)") { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
     }
 
     /// Returns the process ID of a process whose command line holds `argument` (the worker's

@@ -18,7 +18,8 @@ struct WorkerCommand: AsyncParsableCommand {
             image (swift --version, the system, the architecture) as the ribcage-worker-image \
             property, so it only gets actions built for it. Two workers make a pool of two; a \
             worker that stops reporting loses its session and the scheduler gives its action to \
-            another. Runs until interrupted; a lost scheduler is waited for.
+            another. Runs until SIGTERM or SIGINT, which stop the action it runs first; a lost \
+            scheduler is waited for.
             """
     )
 
@@ -80,7 +81,30 @@ struct WorkerCommand: AsyncParsableCommand {
                 log: { StandardError.write("worker \(name): \($0)\n") })
             if verbose { worker.trace = { StandardError.write("worker \(name): \($0)\n") } }
             StandardError.write("worker \(name): image \"\(image)\", scheduler \(bots)\n")
-            try await serve(worker, at: bots, cas: cas == bots ? nil : cas)
+            let serving = Task { [worker] in try await serve(worker, at: bots, cas: cas == bots ? nil : cas) }
+            let signals = Self.cancel(serving, on: [SIGTERM, SIGINT])
+            defer { for source in signals { source.cancel() } }
+            do {
+                try await serving.value
+            } catch is CancellationError {
+                // Told to stop during the pause before a new session.
+            }
+            if serving.isCancelled { worker.log("stopped; the actions it ran were stopped first") }
+        }
+    }
+
+    /// Cancels `task` on any of `signals`, instead of the process ending there: a worker told to
+    /// stop (SIGTERM from a service manager, Ctrl-C) stops the actions it runs and waits for
+    /// their runners to end, rather than leave them running an action nobody will read.
+    private static func cancel(_ task: Task<Void, any Error>, on signals: [Int32])
+        -> [any DispatchSourceSignal]
+    {
+        signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { task.cancel() }
+            source.resume()
+            return source
         }
     }
 
