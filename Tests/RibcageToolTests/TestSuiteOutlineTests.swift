@@ -89,6 +89,28 @@ struct TestSuiteOutlineTests {
             TestSuiteOutline.testsInForeignExtensions(ofTarget: [declaring, "@Test func free() {}"]).isEmpty)
     }
 
+    @Test("this module's name before a type, alias chains, and the sugar for Array, Dictionary and Optional")
+    func qualifiedAndSugared() {
+        let sources = [
+            """
+            struct Shelves {}
+            typealias Rack = Shelf
+            typealias Shelf = Shelves
+            extension ShopTests.Shelves { @Test func a() {} }
+            extension Rack { @Test func b() {} }
+            extension Swift.String { @Test func c() {} }
+            extension [Int] { @Test func d() {} }
+            extension [String: Int] { @Test func e() {} }
+            extension Int? { @Test func f() {} }
+            """
+        ]
+        #expect(
+            TestSuiteOutline.testsInForeignExtensions(ofTarget: sources, module: "ShopTests")
+                == ["Swift": 1, "Array": 1, "Dictionary": 1, "Optional": 1])
+        #expect(
+            TestSuiteOutline(source: sources[0], module: "ShopTests").testsByDeclaredType == ["Shelves": 1])
+    }
+
     @Test("a type declared in one file and extended in another adds up across the target")
     func acrossFiles() {
         var outline = TestSuiteOutline(source: "extension Shelves { @Test func b() {} }\n")

@@ -23,8 +23,11 @@ package struct TestSuiteOutline: Sendable, Equatable {
     package init() {}
 
     /// The outline of one source file.
-    package init(source: String) {
-        let finder = TopLevelTestFinder(viewMode: .sourceAccurate)
+    ///
+    /// - Parameter module: the module the file is compiled into: `extension Module.Suite`
+    ///   extends this module's `Suite`.
+    package init(source: String, module: String? = nil) {
+        let finder = TopLevelTestFinder(module: module)
         finder.walk(Parser.parse(source: source))
         self = finder.outline
     }
@@ -42,9 +45,18 @@ package struct TestSuiteOutline: Sendable, Equatable {
     /// type's module (`Swift.String/test()`), so no filter on the test target's module selects
     /// them.
     package var testsInForeignExtensions: [String: Int] {
-        testsByType.filter { name, _ in
-            !declaredTypes.contains(name) && !(typealiases[name].map(declaredTypes.contains) ?? false)
+        testsByType.filter { name, _ in !isDeclared(name) }
+    }
+
+    /// Whether `name` is a type of these sources, or an alias of one (through other aliases).
+    private func isDeclared(_ name: String) -> Bool {
+        var name = name
+        for _ in 0...typealiases.count {
+            if declaredTypes.contains(name) { return true }
+            guard let aliased = typealiases[name] else { return false }
+            name = aliased
         }
+        return false
     }
 
     /// This outline and `other`'s together: the outline of both files.
@@ -57,15 +69,17 @@ package struct TestSuiteOutline: Sendable, Equatable {
     /// ``testsInForeignExtensions`` of one test target's sources, parsing only what it must: the
     /// files that have both an extension and a `@Test`, then, if they extend a type they do not
     /// declare, the rest of the target, which may declare it.
-    package static func testsInForeignExtensions(ofTarget sources: [String]) -> [String: Int] {
+    package static func testsInForeignExtensions(ofTarget sources: [String], module: String? = nil)
+        -> [String: Int]
+    {
         let mayExtend = sources.indices.filter {
             sources[$0].contains("extension") && sources[$0].contains("@Test")
         }
         var outline = TestSuiteOutline()
-        for index in mayExtend { outline.add(TestSuiteOutline(source: sources[index])) }
+        for index in mayExtend { outline.add(TestSuiteOutline(source: sources[index], module: module)) }
         guard !outline.testsInForeignExtensions.isEmpty else { return [:] }
         for index in sources.indices where !mayExtend.contains(index) {
-            outline.add(TestSuiteOutline(source: sources[index]))
+            outline.add(TestSuiteOutline(source: sources[index], module: module))
         }
         return outline.testsInForeignExtensions
     }
@@ -75,17 +89,23 @@ package struct TestSuiteOutline: Sendable, Equatable {
 /// attributes under each type or extension.
 private final class TopLevelTestFinder: SyntaxVisitor {
     var outline = TestSuiteOutline()
+    let module: String?
+
+    init(module: String?) {
+        self.module = module
+        super.init(viewMode: .sourceAccurate)
+    }
 
     override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
         if let alias = node.item.as(TypeAliasDeclSyntax.self) {
             if let name = alias.name.identifier?.name,
-                let aliased = Self.outermostName(of: alias.initializer.value)
+                let aliased = outermostName(of: alias.initializer.value)
             {
                 outline.typealiases[name] = aliased
             }
             return .skipChildren
         }
-        guard let (name, declared) = Self.topLevelName(of: node.item) else {
+        guard let (name, declared) = topLevelName(of: node.item) else {
             // `#if` blocks hold more file-scope items; anything else is not a suite.
             return node.item.is(IfConfigDeclSyntax.self) ? .visitChildren : .skipChildren
         }
@@ -99,7 +119,7 @@ private final class TopLevelTestFinder: SyntaxVisitor {
     /// The type's name as Swift Testing writes it (without backticks; for an extension of a
     /// nested type, `extension Outer.Inner`, the outermost name), and whether it is declared
     /// here rather than extended.
-    private static func topLevelName(of item: CodeBlockItemSyntax.Item) -> (String, declared: Bool)? {
+    private func topLevelName(of item: CodeBlockItemSyntax.Item) -> (String, declared: Bool)? {
         let name: TokenSyntax
         if let type = item.as(StructDeclSyntax.self) {
             name = type.name
@@ -117,10 +137,29 @@ private final class TopLevelTestFinder: SyntaxVisitor {
         return name.identifier.map { ($0.name, true) }
     }
 
-    private static func outermostName(of type: TypeSyntax) -> String? {
-        if let member = type.as(MemberTypeSyntax.self) { return outermostName(of: member.baseType) }
-        if let plain = type.as(IdentifierTypeSyntax.self) { return plain.name.identifier?.name }
-        return nil
+    /// The outermost name of `type` as Swift Testing names its suite: `Outer` for `Outer.Inner`,
+    /// `Suite` for this module's `Module.Suite`, and the standard library's type for the sugar
+    /// `[T]`, `[K: V]` and `T?`.
+    private func outermostName(of type: TypeSyntax) -> String? {
+        var path: [String] = []
+        var part = type
+        while let member = part.as(MemberTypeSyntax.self) {
+            path.insert(member.name.identifier?.name ?? member.name.text, at: 0)
+            part = member.baseType
+        }
+        if let plain = part.as(IdentifierTypeSyntax.self) {
+            path.insert(plain.name.identifier?.name ?? plain.name.text, at: 0)
+        } else if part.is(ArrayTypeSyntax.self) {
+            path.insert("Array", at: 0)
+        } else if part.is(DictionaryTypeSyntax.self) {
+            path.insert("Dictionary", at: 0)
+        } else if part.is(OptionalTypeSyntax.self) || part.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            path.insert("Optional", at: 0)
+        } else {
+            return nil
+        }
+        if path.count > 1, path[0] == module { path.removeFirst() }
+        return path.first
     }
 }
 

@@ -100,9 +100,9 @@ struct RemoteExecutionOptions: ParsableArguments {
                 importedModules: {
                     ImportScanner.references(in: $0).filter { $0.form == .import }.map(\.module)
                 })
-            try plan.split(into: shards, inputs: inputs) { sources in
+            try plan.split(into: shards, inputs: inputs) { module, sources in
                 var outline = TestSuiteOutline()
-                for source in sources { outline.add(TestSuiteOutline(source: source)) }
+                for source in sources { outline.add(TestSuiteOutline(source: source, module: module)) }
                 return outline.testsByDeclaredType
             }
             return plan

@@ -23,7 +23,8 @@ enum UnselectableTests {
                     try String(
                         contentsOf: root.appendingPathComponent("\(target.path)/\($0)"), encoding: .utf8)
                 }
-                let foreign = TestSuiteOutline.testsInForeignExtensions(ofTarget: sources)
+                let foreign = TestSuiteOutline.testsInForeignExtensions(
+                    ofTarget: sources, module: RemoteTestShard.moduleName(of: target.name))
                 guard !foreign.isEmpty else { continue }
                 let tests = foreign.values.reduce(0, +)
                 let extensions = foreign.keys.sorted().map { "`extension \($0)`" }.joined(separator: ", ")

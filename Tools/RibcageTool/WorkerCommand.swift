@@ -3,6 +3,7 @@ import Foundation
 import RemoteExecution
 import RibcagePackage
 import RibcageTesting
+import Synchronization
 
 /// `ribcage worker`: a bot of a Remote Workers API scheduler (BuildGrid), so that this machine
 /// runs the actions `ribcage test --remote-executor` sends to that scheduler.
@@ -93,16 +94,28 @@ struct WorkerCommand: AsyncParsableCommand {
         }
     }
 
-    /// Cancels `task` on any of `signals`, instead of the process ending there: a worker told to
-    /// stop (SIGTERM from a service manager, Ctrl-C) stops the actions it runs and waits for
-    /// their runners to end, rather than leave them running an action nobody will read.
+    /// Cancels `task` on the first of `signals`, instead of the process ending there: a worker
+    /// told to stop (SIGTERM from a service manager, Ctrl-C) stops the actions it runs and waits
+    /// for their runners to end, rather than leave them running an action nobody will read. A
+    /// second signal, for whoever finds the stopping too slow, ends the process as the signal
+    /// would have.
     private static func cancel(_ task: Task<Void, any Error>, on signals: [Int32])
         -> [any DispatchSourceSignal]
     {
-        signals.map { number in
+        let toldBefore = Mutex(false)
+        return signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { task.cancel() }
+            source.setEventHandler {
+                if toldBefore.withLock({ told in
+                    defer { told = true }
+                    return told
+                }) {
+                    signal(number, SIG_DFL)
+                    raise(number)
+                }
+                task.cancel()
+            }
             source.resume()
             return source
         }

@@ -33,7 +33,7 @@ package struct RemoteSuitePlan: Sendable {
         /// during the build).
         package var mayStore: Bool
         /// The actions its tests are split into: the whole target in one, unless
-        /// ``split(into:testsByType:)`` dealt them out.
+        /// ``split(into:inputs:testsByType:)`` dealt them out.
         package var shards: [RemoteTestShard]
     }
 
@@ -166,11 +166,12 @@ package struct RemoteSuitePlan: Sendable {
     ///
     /// Blocking: it reads and parses the test targets' sources. Call it off the cooperative pool.
     ///
-    /// - Parameter testsByType: for the sources of one test target, the `@Test` functions under
+    /// - Parameter testsByType: for the module and the sources of one test target, the `@Test` functions under
     ///   each top-level type they declare, by the type's name (RibcageLint's
     ///   `TestSuiteOutline`).
     package mutating func split(
-        into count: Int, inputs: TestCacheInputs, testsByType: ([String]) -> [String: Int]
+        into count: Int, inputs: TestCacheInputs,
+        testsByType: (_ module: String, _ sources: [String]) -> [String: Int]
     ) throws {
         guard count > 1 else { return }
         for index in remote.indices {
@@ -184,7 +185,8 @@ package struct RemoteSuitePlan: Sendable {
                     encoding: .utf8)
             }
             remote[index].shards = RemoteTestShard.split(
-                testTarget, testsByType: testsByType(sources), into: count)
+                testTarget, testsByType: testsByType(RemoteTestShard.moduleName(of: testTarget), sources),
+                into: count)
         }
     }
 
