@@ -154,7 +154,8 @@ let modules: [Module] = [
         dependencies: [
             .argumentParser, "BlockingWork", "CMallocStats", "RIBs", "LocalProvider", "NetworkProvider",
             "HTTPTestServer", "ConstraintSolver", "Layout", "LayoutDSL", "RibcagePackage", "RibcageGraph",
-            "RibcageTesting", "RibcageLint", "Images", "HeadlessUI", "TerminalCore", "TerminalRuntime",
+            "RibcageTesting", "RibcageLint", "RemoteExecution", "Images", "HeadlessUI", "TerminalCore",
+            "TerminalRuntime",
             "HeadlessUITesting", "DeclarativeUI", "Domain", "Data", "Reactor", "Root", .subprocess,
             .systemPackage,
             "NetworkProviderAsyncHTTPClient", .asyncHTTPClient, .nioCore, .histogram, "TodoAppTesting",

@@ -10,7 +10,8 @@ struct Bench: AsyncParsableCommand {
             "Benchmarks for Ribcage's modules. Build with -c release; figures are ratios to a peer measured in the same run.",
         subcommands: [
             RIBsBenchmark.self, StorageBenchmark.self, NetworkBenchmark.self, LayoutBenchmark.self,
-            GraphBenchmark.self, TestRunnerBenchmark.self, TestCacheBenchmark.self, UIBenchmark.self,
+            GraphBenchmark.self, TestRunnerBenchmark.self, TestCacheBenchmark.self, TestRemoteBenchmark.self,
+            UIBenchmark.self,
             AppBenchmark.self,
         ]
     )
