@@ -163,7 +163,7 @@ struct RibcageExecutableTests {
     }
 
     @Test(
-        "a test in an extension of another module's type fails its target's row, run or cached, instead of running nowhere"
+        "a test in an extension of another module's type fails its target's row, run or cached, instead of running nowhere; a target named Other-Tests runs as module Other_Tests"
     )
     func testsInForeignExtensions() async throws {
         let folder = try TemporaryFolder()
@@ -174,7 +174,7 @@ struct RibcageExecutableTests {
             let package = Package(name: "Shelf", targets: [
                 .target(name: "Lib"),
                 .testTarget(name: "LibTests", dependencies: ["Lib"]),
-                .testTarget(name: "OtherTests"),
+                .testTarget(name: "Other-Tests"),
             ])
             """, to: "Package.swift")
         try folder.write("public struct Widget { public init() {} }\n", to: "Sources/Lib/Lib.swift")
@@ -188,7 +188,10 @@ struct RibcageExecutableTests {
             typealias Shelf = LibSuite
             extension Shelf { @Test func aliased() {} }
             """, to: "Tests/LibTests/LibSuite.swift")
-        try folder.write("import Testing\n@Test func other() {}\n", to: "Tests/OtherTests/T.swift")
+        // Compiled as module Other_Tests, which its tests are named after.
+        try folder.write(
+            "import Testing\n@Test func other() {}\n@Test func another() {}\n",
+            to: "Tests/Other-Tests/T.swift")
         let path = folder.url.path
         let cacheHome = try TemporaryFolder()
         for arguments in [
@@ -207,8 +210,11 @@ struct RibcageExecutableTests {
                 "a typealias of its own type is no other module's")
             #expect(!run.outputText.contains("(cached"), "\(arguments): \(run.outputText)")
         }
-        let other = try await Self.ribcage(["test", "OtherTests", "--path", path, "--skip-build"])
+        let other = try await Self.ribcage(["test", "Other-Tests", "--path", path, "--skip-build"])
         #expect(other.succeeded, "\(other.outputText)\n\(other.errorText)")
+        #expect(
+            other.outputText.split(separator: "\n").last == "2 passed, 0 failed, 0 skipped",
+            "a target whose name is not an identifier: \(other.outputText)")
     }
 
     @Test("explains a folder with no package")

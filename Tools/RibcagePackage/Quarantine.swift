@@ -108,10 +108,10 @@ package struct Quarantine: Sendable, Equatable {
         entries.first { $0.test == id }
     }
 
-    /// The skipped tests of `testTargets`.
+    /// The skipped tests of `testTargets` (by target name; an entry's test names the module).
     package func skipped(in testTargets: some Sequence<String>) -> [Entry] {
-        let targets = Set(testTargets)
-        return entries.filter { $0.mode == .skip && targets.contains($0.testTarget) }
+        let modules = Set(testTargets.map(TestCaseFilter.moduleName(ofTarget:)))
+        return entries.filter { $0.mode == .skip && modules.contains($0.testTarget) }
     }
 
     /// `text` (a Project.swift.md) with `entry` as its row: replacing the test's row, else

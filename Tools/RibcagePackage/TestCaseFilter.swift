@@ -16,9 +16,19 @@ package enum TestCaseFilter {
         return (String(id[..<slash]), String(id[id.index(after: slash)...]))
     }
 
-    /// The test target of the test `id`: the suite's first component.
+    /// The module of the test `id`: the suite's first component. It is the test target's
+    /// ``moduleName(ofTarget:)``, which is the target's name when that is an identifier.
     package static func testTarget(ofTest id: String) -> String {
         String(split(id).suite.prefix { $0 != "." && $0 != "/" })
+    }
+
+    /// The module SwiftPM compiles the target `name` into, which is what both test libraries
+    /// name its tests after: each character that cannot be in an identifier becomes `_`
+    /// (`My-Tests` is `My_Tests`), and a leading digit gets one before it.
+    package static func moduleName(ofTarget name: String) -> String {
+        var module = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        if module.first?.isNumber == true { module = "_" + module }
+        return module
     }
 
     /// A pattern that matches the test `id` and no other.

@@ -86,9 +86,13 @@ struct FlakyCommand: AsyncParsableCommand {
         }
         let described = try await PackageLoader.load(packageAt: root, note: StandardError.writeLine)
         let sources = try await Linter.readSourcesOffThePool(of: described, root: root)
-        let testTarget = TestCaseFilter.testTarget(ofTest: test)
-        guard described.targets.contains(where: { $0.isTest && $0.name == testTarget }),
-            Linter.declares(test, in: sources[testTarget] ?? [])
+        // The test names its target's module (`My_Tests` for a target named `My-Tests`).
+        let module = TestCaseFilter.testTarget(ofTest: test)
+        guard
+            let target = described.targets.first(where: {
+                $0.isTest && TestCaseFilter.moduleName(ofTarget: $0.name) == module
+            }),
+            Linter.declares(test, in: sources[target.name] ?? [])
         else {
             throw RibcageError.badQuarantine(
                 "\(test) is not a test of this package (write it Target.Suite/name, as `ribcage test` prints it)"

@@ -80,7 +80,7 @@ extension RemoteTestRunner {
             let spans = SwiftTestingSpans.coveredSeconds(inEventStream: events)
             result = TestSuiteResult(
                 suite: suite, testCases: testCases,
-                seconds: spans[suite.testTarget] ?? testCases.reduce(0) { $0 + ($1.duration ?? 0) },
+                seconds: spans[suite.moduleName] ?? testCases.reduce(0) { $0 + ($1.duration ?? 0) },
                 runnerFailure: runnerFailure)
             result.place = execution.cachedResult ? .remoteCache : .remote
             result.stoppedAtTimeout = execution.actionTimedOut

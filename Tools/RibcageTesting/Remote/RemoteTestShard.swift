@@ -1,3 +1,5 @@
+import RibcagePackage
+
 /// One action's part of a test target's Swift Testing tests (`ribcage test --remote-shards`),
 /// as Bazel's test sharding splits one test target over several actions so that a large target
 /// spreads over workers.
@@ -62,13 +64,10 @@ package struct RemoteTestShard: Sendable, Hashable {
     }
 
     /// The module SwiftPM compiles `testTarget` into, which is what Swift Testing names its
-    /// tests after: each character that cannot be in an identifier becomes `_` (`My-Tests` is
-    /// `My_Tests`), and a leading digit gets one before it. Nothing in it needs escaping in a
-    /// regular expression.
+    /// tests after (``TestSuite/moduleName``). Nothing in it needs escaping in a regular
+    /// expression.
     package static func moduleName(of testTarget: String) -> String {
-        var name = String(testTarget.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
-        if name.first?.isNumber == true { name = "_" + name }
-        return name
+        TestCaseFilter.moduleName(ofTarget: testTarget)
     }
 
     /// A type's name in a regular expression: type names are identifiers, which hold no

@@ -24,7 +24,7 @@ extension TestRunner {
             }
             guard !failing.isEmpty else { break }
             let suites = run.results.map(\.suite).filter { suite in
-                failing.contains { TestCaseFilter.testTarget(ofTest: $0) == suite.testTarget }
+                failing.contains { TestCaseFilter.testTarget(ofTest: $0) == suite.moduleName }
             }
             note(
                 "Retrying \(failing.count) failed test\(failing.count == 1 ? "" : "s") (round \(round) of \(rounds))…"

@@ -149,9 +149,9 @@ package struct TestRunner: Sendable {
                     + "; log: \(log.path)"
                 : nil
             return suites.map { suite in
-                let cases = byTarget[suite.testTarget] ?? []
+                let cases = byTarget[suite.moduleName] ?? []
                 return TestSuiteResult(
-                    suite: suite, testCases: cases, seconds: seconds(of: cases, in: suite.testTarget),
+                    suite: suite, testCases: cases, seconds: seconds(of: cases, in: suite.moduleName),
                     runnerFailure: runnerFailure)
             }
         }

@@ -15,13 +15,18 @@ package struct TestSuite: Sendable, Equatable, Hashable {
         self.modules = modules
     }
 
+    /// The module the test target is compiled into, which its tests are named after:
+    /// `My_Tests` for a target named `My-Tests`.
+    package var moduleName: String { TestCaseFilter.moduleName(ofTarget: testTarget) }
+
     /// A `swift test --filter` pattern that selects the tests of `suites` and no others.
     ///
-    /// XCTest names a test `Target.Class/method` and Swift Testing `Target.Suite/test()` (or
-    /// `Target/test()` at the top level), so the target name followed by `.` or `/` is exact; a
-    /// plain `--filter AndTests` would also run `AndTestsExtra`.
+    /// XCTest names a test `Module.Class/method` and Swift Testing `Module.Suite/test()` (or
+    /// `Module.test()` at the top level), so the module name followed by `.` or `/` is exact; a
+    /// plain `--filter AndTests` would also run `AndTestsExtra`. The module, not the target's
+    /// name: a target named `My-Tests` is compiled as `My_Tests`.
     package static func filter(for suites: [TestSuite]) -> String {
-        "^(\(suites.map(\.testTarget).joined(separator: "|")))[./]"
+        "^(\(suites.map(\.moduleName).joined(separator: "|")))[./]"
     }
 }
 
