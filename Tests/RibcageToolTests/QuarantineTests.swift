@@ -124,4 +124,31 @@ struct QuarantineTests {
                 "quarantined test StoreTests.SyncTests/testGone is not declared in StoreTests's sources (renamed or deleted? lift its quarantine)",
             ])
     }
+
+    @Test("a row names a test by its target's module: Other_Tests for a target named Other-Tests")
+    func moduleNamedRows() {
+        var manifest = ProjectManifest(markdown: "")
+        manifest.quarantineRows = [
+            ["Other_Tests/slow()", "skip", "r", "d"], ["Other-Tests/slow()", "skip", "r", "d"],
+        ]
+        let linter = Linter(
+            package: DescribedPackage(
+                name: "P", path: "/p",
+                targets: [.init(name: "Other-Tests", type: "test", path: "Tests/Other-Tests")]),
+            manifest: manifest,
+            sources: [
+                "Other-Tests": [
+                    .init(path: "Tests/Other-Tests/Slow.swift", text: "@Test func slow() async {}\n")
+                ]
+            ],
+            toolchain: LintRuleTests.toolchain)
+        #expect(
+            linter.diagnostics().filter { $0.rule == "quarantine" }.map(\.message) == [
+                "quarantined test Other-Tests/slow(): the package has no test target Other-Tests"
+            ])
+        let quarantine = Quarantine(entries: [
+            .init(test: "Other_Tests/slow()", mode: .skip, reason: "r", since: "d")
+        ])
+        #expect(quarantine.skipped(in: ["Other-Tests"]).map(\.test) == ["Other_Tests/slow()"])
+    }
 }

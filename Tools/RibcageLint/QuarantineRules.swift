@@ -8,7 +8,10 @@ extension Linter {
     /// hide nothing and be forgotten.
     func quarantineChecks() -> [Diagnostic] {
         guard let manifest else { return [] }
-        let testTargets = Set(package.targets.filter(\.isTest).map(\.name))
+        // A test names its target's module (`My_Tests` for a target named `My-Tests`).
+        let testTargets = Dictionary(
+            package.targets.filter(\.isTest).map { (TestCaseFilter.moduleName(ofTarget: $0.name), $0.name) },
+            uniquingKeysWith: { first, _ in first })
         var seen: Set<String> = []
         var found: [Diagnostic] = []
         func report(_ message: String) {
@@ -29,13 +32,13 @@ extension Linter {
                 report("\(entry.test) is quarantined twice")
                 continue
             }
-            guard testTargets.contains(entry.testTarget) else {
+            guard let testTarget = testTargets[entry.testTarget] else {
                 report("quarantined test \(entry.test): the package has no test target \(entry.testTarget)")
                 continue
             }
-            guard Self.declares(entry.test, in: sources[entry.testTarget] ?? []) else {
+            guard Self.declares(entry.test, in: sources[testTarget] ?? []) else {
                 report(
-                    "quarantined test \(entry.test) is not declared in \(entry.testTarget)'s sources "
+                    "quarantined test \(entry.test) is not declared in \(testTarget)'s sources "
                         + "(renamed or deleted? lift its quarantine)")
                 continue
             }

@@ -39,7 +39,8 @@ package struct Quarantine: Sendable, Equatable {
             self.since = since
         }
 
-        /// The test target the test belongs to.
+        /// The module of the test target the test belongs to, as the test's name has it: the
+        /// target's name when that is an identifier (``TestCaseFilter/moduleName(ofTarget:)``).
         package var testTarget: String { TestCaseFilter.testTarget(ofTest: test) }
 
         /// The row as Project.swift.md writes it.
