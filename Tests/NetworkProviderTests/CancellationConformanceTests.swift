@@ -25,7 +25,11 @@ struct CancellationConformanceTests {
         // package shares the two threads, and a suite that holds them for seconds (a synchronous
         // wait for a child process) delays a whole round of eight, however fast the transport
         // was. So "at once" is checked on the median wait, which a few stalled rounds do not
-        // move and a transport reacting to cancels only on a periodic tick would.
+        // move and a transport reacting to cancels only on a periodic tick would. The bound,
+        // 200 ms, is ten times the median seen under a fresh machine's full `ribcage test`
+        // (20.4 ms, which failed the 20 ms bound this had) and under half of what a transport
+        // that saw cancels only at a poll's one-second timeout would give; how fast a cancel
+        // ends is a benchmark's figure, not this test's.
         let server = try HTTPTestServer { _ in HTTPTestReply.text("late").delayed(by: 60) }
         defer { server.stop() }
         var slow = URLRequest(url: server.url("/api/slow"))
@@ -69,7 +73,7 @@ struct CancellationConformanceTests {
         waits.sort()
         let median = waits[waits.count / 2]
         #expect(
-            median < .milliseconds(20),
+            median < .milliseconds(200),
             "median wait after a cancel \(median); slowest \(waits.suffix(3).map(\.description))")
     }
 
