@@ -55,9 +55,9 @@ struct RemoteTestShardTests {
 
     @Test("the filter names the module SwiftPM makes of the target, as Swift Testing's identifiers do")
     func moduleNames() throws {
-        #expect(RemoteTestShard.moduleName(of: "My-Tests") == "My_Tests")
-        #expect(RemoteTestShard.moduleName(of: "2DTests") == "_2DTests")
-        #expect(RemoteTestShard.moduleName(of: "ÜberTests") == "ÜberTests")
+        #expect(TestSuite(testTarget: "My-Tests", modules: []).moduleName == "My_Tests")
+        #expect(TestSuite(testTarget: "2DTests", modules: []).moduleName == "_2DTests")
+        #expect(TestSuite(testTarget: "ÜberTests", modules: []).moduleName == "ÜberTests")
         #expect(RemoteTestShard.whole("My-Tests").filter == #"^My_Tests\."#)
         let shards = RemoteTestShard.split("My.Tests", testsByType: ["A": 1, "B": 1], into: 2)
         #expect(try Self.runs("My_Tests.A/a()", in: shards[0]))

@@ -90,7 +90,7 @@ struct TestRemoteBenchmark: AsyncParsableCommand {
 
     /// The test targets a remote run sends: the table's rows but those it says run here.
     private func remoteTargets(root: URL, ribcage: URL, endpoint: String) async throws -> [String] {
-        let run = try await Self.ribcage(
+        let run = try await Self.timed(
             ribcage, ["test", "--skip-build", "--remote-executor", endpoint, "--remote-jobs", String(jobs)],
             in: root)
         let here = Set(
@@ -183,10 +183,6 @@ struct TestRemoteBenchmark: AsyncParsableCommand {
         var seconds: Double
         var output: String
         var errors: String
-    }
-
-    private static func ribcage(_ ribcage: URL, _ arguments: [String], in root: URL) async throws -> Run {
-        try await timed(ribcage, arguments, in: root)
     }
 
     /// One run of `ribcage`, timed. Failing tests (exit 1) are a result; anything else stops the

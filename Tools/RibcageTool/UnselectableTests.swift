@@ -24,7 +24,7 @@ enum UnselectableTests {
                         contentsOf: root.appendingPathComponent("\(target.path)/\($0)"), encoding: .utf8)
                 }
                 let foreign = TestSuiteOutline.testsInForeignExtensions(
-                    ofTarget: sources, module: RemoteTestShard.moduleName(of: target.name))
+                    ofTarget: sources, module: TestCaseFilter.moduleName(ofTarget: target.name))
                 guard !foreign.isEmpty else { continue }
                 let tests = foreign.values.reduce(0, +)
                 let extensions = foreign.keys.sorted().map { "`extension \($0)`" }.joined(separator: ", ")

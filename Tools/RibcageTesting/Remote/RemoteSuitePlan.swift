@@ -185,7 +185,8 @@ package struct RemoteSuitePlan: Sendable {
                     encoding: .utf8)
             }
             remote[index].shards = RemoteTestShard.split(
-                testTarget, testsByType: testsByType(RemoteTestShard.moduleName(of: testTarget), sources),
+                testTarget,
+                testsByType: testsByType(TestCaseFilter.moduleName(ofTarget: testTarget), sources),
                 into: count)
         }
     }

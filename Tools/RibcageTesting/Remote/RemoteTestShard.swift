@@ -19,7 +19,8 @@ package struct RemoteTestShard: Sendable, Hashable {
 
     /// The whole of `testTarget`, in one action.
     package static func whole(_ testTarget: String) -> RemoteTestShard {
-        RemoteTestShard(index: 1, count: 1, filter: "^\(moduleName(of: testTarget))\\.", skip: nil)
+        RemoteTestShard(
+            index: 1, count: 1, filter: "^\(TestCaseFilter.moduleName(ofTarget: testTarget))\\.", skip: nil)
     }
 
     /// `testTarget` in at most `count` shards: its top-level suite types dealt heaviest first
@@ -37,7 +38,7 @@ package struct RemoteTestShard: Sendable, Hashable {
             loads[lightest] += tests
             types[lightest].append(type)
         }
-        let module = moduleName(of: testTarget)
+        let module = TestCaseFilter.moduleName(ofTarget: testTarget)
         func matching(_ names: [String]) -> String {
             "^\(module)\\.(?:\(names.sorted().map(escaped).joined(separator: "|")))(?:/|$)"
         }
@@ -61,13 +62,6 @@ package struct RemoteTestShard: Sendable, Hashable {
         case (let one?, nil), (nil, let one?): one
         case (let quarantined?, let shard?): "(?:\(quarantined))|(?:\(shard))"
         }
-    }
-
-    /// The module SwiftPM compiles `testTarget` into, which is what Swift Testing names its
-    /// tests after (``TestSuite/moduleName``). Nothing in it needs escaping in a regular
-    /// expression.
-    package static func moduleName(of testTarget: String) -> String {
-        TestCaseFilter.moduleName(ofTarget: testTarget)
     }
 
     /// A type's name in a regular expression: type names are identifiers, which hold no
