@@ -206,7 +206,7 @@ struct RemoteTestCommandTests {
     /// One package, built once (its builds are most of this suite's time on a loaded machine),
     /// taken through each behaviour in turn; each phase says what it pins down.
     @Test(
-        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the Local-only table keeps a suite here; a server that is gone is a warning; --remote-shards splits a target's suites over actions; BuildGrid spreads the suites and one target's shards over two ribcage workers and gives a killed worker's lease to the other; a worker sent SIGTERM stops its action and exits"
+        "remote results equal local ones; the action cache answers unchanged suites and a change reruns exactly what it affects; recorded programs reach the action; the test cache on the executor's action cache answers a remote run with a traced run's green, never a local run with a worker's; the Local-only table keeps a suite here; a server that is gone is a warning; --remote-shards splits a target's suites over actions; BuildGrid spreads the suites and one target's shards over two ribcage workers and holds the test cache and gives a killed worker's lease to the other; a worker sent SIGTERM stops its action and exits"
     )
     func remoteRuns() async throws {
         let folder = try Self.writePackage()
@@ -222,6 +222,7 @@ struct RemoteTestCommandTests {
         try await Casd.withServer { casd in
             try await Self.remoteEqualsLocal(package, local: local, casd: casd, cacheHome: cacheHome)
             try await Self.recordedProgram(package, casd: casd, cacheHome: cacheHome)
+            try await Self.oneTestCache(package, casd: casd, folder: folder)
         }
         try await Self.declaredLocalOnly(package, cacheHome: cacheHome)
         try await Self.serverGone(package, cacheHome: cacheHome)
@@ -357,6 +358,40 @@ struct RemoteTestCommandTests {
             "\(recorded.output)\n\(recorded.errors)")
     }
 
+    /// The test cache on the executor's own action cache and CAS: a traced green run here,
+    /// shared through `--cache-url grpc://…`, answers a remote run with `--cache` on another
+    /// cache folder without anything sent. A green on a worker is never a test cache entry: the
+    /// worker saw only its action's inputs, so a run here elsewhere runs the suite.
+    static func oneTestCache(_ package: URL, casd: Casd, folder: URL) async throws {
+        let server = casd.endpoint.description
+        let here = try await Self.ribcage(
+            ["test", "GreetTests", "--cache-url", server, "--skip-build"], in: package,
+            cacheHome: folder.appendingPathComponent("cache-here"))
+        #expect(here.status == 0, "\(here.output)\n\(here.errors)")
+        #expect(here.row("GreetTests")?.contains("cached") == false, "\(here.output)")
+        let remote = try await Self.ribcage(
+            ["test", "GreetTests", "--cache", "--remote-executor", server, "--skip-build"], in: package,
+            cacheHome: folder.appendingPathComponent("cache-remote"))
+        #expect(remote.status == 0, "\(remote.output)\n\(remote.errors)")
+        #expect(remote.row("GreetTests")?.contains("cached: green") == true, "\(remote.output)")
+        #expect(!remote.errors.contains("Running 1 test target"), "\(remote.errors)")
+
+        // CoreTests green on the worker (or from its stand-in), then on another machine with the
+        // same shared store and no executor: it runs here.
+        let onWorker = try await Self.ribcage(
+            ["test", "CoreTests", "--cache", "--remote-executor", server], in: package,
+            cacheHome: folder.appendingPathComponent("cache-worker"))
+        #expect(onWorker.status == 0, "\(onWorker.output)\n\(onWorker.errors)")
+        #expect(onWorker.row("CoreTests")?.contains("(remote") == true, "\(onWorker.output)")
+        #expect(!onWorker.errors.contains("not stored"), "\(onWorker.errors)")
+        let elsewhere = try await Self.ribcage(
+            ["test", "CoreTests", "--cache-url", server, "--skip-build"], in: package,
+            cacheHome: folder.appendingPathComponent("cache-elsewhere"))
+        #expect(elsewhere.status == 0, "\(elsewhere.output)\n\(elsewhere.errors)")
+        #expect(elsewhere.counts("CoreTests") == [2, 0, 0], "\(elsewhere.output)")
+        #expect(elsewhere.row("CoreTests")?.contains("cached") == false, "\(elsewhere.output)")
+    }
+
     /// A test target Project.swift.md lists as local-only runs here, saying why.
     static func declaredLocalOnly(_ package: URL, cacheHome: URL) async throws {
         let manifest = package.appendingPathComponent("Project.swift.md")
@@ -453,6 +488,17 @@ struct RemoteTestCommandTests {
                     worker.log.components(separatedBy: "ran: exit code").count == before + 1,
                     "\(worker.name) did not run one shard:\n\(shardLogs)")
             }
+
+            // The test cache on BuildGrid's action cache and CAS: a traced green run here is
+            // stored there, and a run from an empty cache folder finds it.
+            let shared = ["test", "CoreTests", "--skip-build", "--cache-url", grid.endpoint.description]
+            let stored = try await Self.ribcage(
+                shared, in: package, cacheHome: cacheHome.appendingPathComponent("grid-stored"))
+            #expect(stored.status == 0, "\(stored.output)\n\(stored.errors)")
+            let found = try await Self.ribcage(
+                shared, in: package, cacheHome: cacheHome.appendingPathComponent("grid-found"))
+            #expect(
+                found.row("CoreTests")?.contains("cached: green") == true, "\(found.output)\n\(found.errors)")
 
             // The worker running SlowTests dies with its runner; after BuildGrid's bot timeout the
             // other takes the same lease, and the run passes.

@@ -226,6 +226,41 @@ struct TestCacheStoreTests {
         #expect(await cache.lookUp(Self.key)?.source == .local)
     }
 
+    /// A shared store that holds nothing and refuses every write, as a read-only cache does.
+    actor ReadOnlyStore: BlobStore {
+        nonisolated let displayName = "read-only"
+        private(set) var writes = 0
+        func get(_ area: CacheArea, _ hash: String, size: Int64?) async throws -> Data? { nil }
+        func put(_ area: CacheArea, _ hash: String, _ data: Data) async throws {
+            writes += 1
+            throw TestCacheError.refused("PERMISSION_DENIED")
+        }
+    }
+
+    @Test("a server that refuses a write is said once and not written to again; its reads go on")
+    func refusedWrites() async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        let remote = ReadOnlyStore()
+        let cache = TestCache(
+            local: LocalBlobStore(folder: folder.url), remote: remote, warn: { warnings.add($0) })
+        let other = TestCacheKey(testTarget: "OtherTests", parts: [])
+        await cache.record(Self.entry(Self.key))
+        await cache.record(Self.entry(other))
+        await cache.recordRed(Self.entry(other))
+        #expect(await remote.writes == 1)
+        #expect(warnings.all.count == 1, "\(warnings.all)")
+        #expect(
+            warnings.all.first?.contains("not writing to read-only for the rest of this run") == true,
+            "\(warnings.all)")
+        #expect(await cache.lookUp(other)?.source == .local)
+        let absent = TestCacheKey(
+            testTarget: "AbsentTests",
+            parts: [.init(kind: .testTarget, name: "AbsentTests", digest: SHA256.hex("a"))])
+        #expect(await cache.lookUp(absent) == nil)
+        #expect(warnings.all.count == 1, "\(warnings.all)")
+    }
+
     @Test("--cache-url: credentials are redacted; anything but http(s) is refused")
     func urls() throws {
         #expect(

@@ -83,25 +83,43 @@ public final class RemoteExecutionClient: Sendable {
         keepalive: (interval: Duration, timeout: Duration) = (.seconds(310), .seconds(20)),
         _ body: (RemoteExecutionClient) async throws -> Result
     ) async throws -> Result {
+        let client = try await connect(
+            endpoint, instanceName: instanceName, callTimeout: callTimeout, batchBytes: batchBytes,
+            findMissingBatch: findMissingBatch, keepalive: keepalive)
+        do {
+            let result = try await body(client)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    /// Connects to `endpoint` for a client that outlives one scope (a cache store used all
+    /// through a run); its owner calls ``close()``. The parameters are
+    /// ``withClient(_:instanceName:callTimeout:batchBytes:findMissingBatch:keepalive:_:)``'s.
+    public static func connect(
+        _ endpoint: RemoteEndpoint, instanceName: String = "", callTimeout: Duration? = .seconds(60),
+        batchBytes: Int = 3 * 1_024 * 1_024, findMissingBatch: Int = 10_000,
+        keepalive: (interval: Duration, timeout: Duration) = (.seconds(310), .seconds(20))
+    ) async throws(RemoteExecutionError) -> RemoteExecutionClient {
         let connection: GRPCConnection
         do {
             connection = try await GRPCConnection.connect(
                 to: endpoint, timeout: callTimeout ?? .seconds(60), keepaliveInterval: keepalive.interval,
                 keepaliveTimeout: keepalive.timeout)
         } catch {
-            throw RemoteExecutionError.unreachable(endpoint: endpoint.description, reason: error.reason)
+            throw .unreachable(endpoint: endpoint.description, reason: error.reason)
         }
-        let client = RemoteExecutionClient(
+        return RemoteExecutionClient(
             endpoint: endpoint, instanceName: instanceName, connection: connection, callTimeout: callTimeout,
             batchBytes: batchBytes, findMissingBatch: findMissingBatch)
-        do {
-            let result = try await body(client)
-            await connection.close()
-            return result
-        } catch {
-            await connection.close()
-            throw error
-        }
+    }
+
+    /// Closes the connection; calls made after it fail.
+    public func close() async {
+        await connection.close()
     }
 
     /// The REAPI v2 method `method` of `service`, as a gRPC path.
@@ -439,6 +457,31 @@ public final class RemoteExecutionClient: Sendable {
                 Self.path("ActionCache", "UpdateActionResult"), request, as: REAPI.ActionResult.self,
                 timeout: callTimeout)
         }
+    }
+
+    /// ``cachedResult(of:)`` in its wire form, for a caller that keeps results as bytes (the
+    /// test cache, whose local folder and HTTP server hold the same `ActionResult`s).
+    public func cachedResultBytes(of action: BlobDigest) async throws(RemoteExecutionError) -> Data? {
+        guard let result = try await cachedResult(of: action) else { return nil }
+        do {
+            return try result.serializedBytes()
+        } catch {
+            throw .unsupported("an ActionResult that cannot be serialized again (\(error))")
+        }
+    }
+
+    /// Stores the `ActionResult` whose wire form is `serialized` as the result of `action`.
+    ///
+    /// - Throws: ``RemoteExecutionError/unreadableUpload(_:)`` when `serialized` is not an
+    ///   `ActionResult`, before anything is sent.
+    public func storeResult(serialized: Data, of action: BlobDigest) async throws(RemoteExecutionError) {
+        let result: REAPI.ActionResult
+        do {
+            result = try REAPI.ActionResult(serializedBytes: serialized)
+        } catch {
+            throw .unreadableUpload("\(serialized.count) bytes that are not an ActionResult (\(error))")
+        }
+        try await storeResult(result, of: action)
     }
 
     // MARK: Execution

@@ -17,7 +17,10 @@ struct RemoteExecutionOptions: ParsableArguments {
             """)
     var remoteExecutor: String?
 
-    @Option(help: "With --remote-executor: the server's instance name (default: its default instance).")
+    @Option(
+        help:
+            "With --remote-executor or a REAPI --cache-url: the server's instance name (default: its default instance)."
+    )
     var remoteInstance = ""
 
     @Option(

@@ -17,8 +17,11 @@ struct TestCacheOptions: ParsableArguments {
 
     @Option(
         help: """
-            Also share results through this Bazel HTTP remote cache (GET/PUT of /ac/<key> and /cas/<sha256>: \
-            bazel-remote, nginx with WebDAV PUT…). Implies --cache. Default: $RIBCAGE_CACHE_URL.
+            Also share results through this cache: a Bazel HTTP remote cache (http(s)://…: GET/PUT of \
+            /ac/<key> and /cas/<sha256>; bazel-remote, nginx with WebDAV PUT…) or a Remote Execution API \
+            server's action cache and CAS (grpc://HOST:PORT or unix:PATH; buildbox-casd, BuildGrid, \
+            bazel-remote…). Implies --cache. Default: $RIBCAGE_CACHE_URL; else, with --cache, the \
+            --remote-executor server.
             """)
     var cacheURL: String?
 
@@ -50,10 +53,25 @@ struct TestCacheOptions: ParsableArguments {
         }
     }
 
-    func session(root: URL, package: DescribedPackage) async throws -> TestCacheSession {
+    /// Where results are shared: `--cache-url` (or `RIBCAGE_CACHE_URL`); else, with `--cache`,
+    /// the `--remote-executor` server's own action cache and CAS, as Bazel's `--remote_executor`
+    /// is its `--remote_cache` too. So a result made on a worker, here or on another machine
+    /// that shares the server is one entry under one key, whichever of them asks.
+    func sharedStore(besides remote: RemoteExecutionOptions?) -> (address: String, instanceName: String)? {
+        if let sharedURL { return (sharedURL, remote?.remoteInstance ?? "") }
+        guard cache, let remote, let executor = remote.remoteExecutor else { return nil }
+        return (executor, remote.remoteInstance)
+    }
+
+    /// The run's cache, sharing results as ``sharedStore(besides:)`` says.
+    func session(root: URL, package: DescribedPackage, besides remote: RemoteExecutionOptions? = nil)
+        async throws -> TestCacheSession
+    {
+        let shared = sharedStore(besides: remote)
         do {
             return try await TestCacheSession.open(
-                root: root, package: package, cacheURL: sharedURL,
+                root: root, package: package, cacheURL: shared?.address,
+                instanceName: shared?.instanceName ?? "",
                 timeout: .milliseconds(Int(cacheTimeout * 1000)), warn: StandardError.writeLine)
         } catch let error as TestCacheError {
             throw ValidationError(error.description)
@@ -64,13 +82,14 @@ struct TestCacheOptions: ParsableArguments {
     ///
     /// - Returns: The run's cache, or nil when `--cache` is off. A cache that cannot be opened
     ///   (an unreadable file) is a warning, and the run goes on without it.
-    func start(root: URL, package: DescribedPackage, suites: inout [TestSuite]) async throws
-        -> TestCacheRun?
-    {
+    func start(
+        root: URL, package: DescribedPackage, suites: inout [TestSuite],
+        besides remote: RemoteExecutionOptions?
+    ) async throws -> TestCacheRun? {
         guard cache || sharedURL != nil else { return nil }
         let session: TestCacheSession
         do {
-            session = try await self.session(root: root, package: package)
+            session = try await self.session(root: root, package: package, besides: remote)
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -212,7 +231,11 @@ struct TestCacheRun {
     /// passed only untraced. A suite is green when every test passed at its first attempt or was
     /// skipped by itself, and its run ended by itself: a failure (muted or not), a flaky test, a
     /// test the quarantine skipped, a crash, a timeout or a cut-short run is never stored, nor is
-    /// a run with no trace.
+    /// a run here with no trace.
+    ///
+    /// A suite that ran on a worker (or came from a stand-in in the server's action cache) is
+    /// neither: a worker sees only its action's inputs, so its green does not stand for a run
+    /// here, which sees the whole package (Decision 45); its result stays under its stand-in.
     ///
     /// - Returns: The tests found flaky against a run the cache kept with the same key.
     @discardableResult
@@ -229,7 +252,7 @@ struct TestCacheRun {
             root: inputs.root, localDependencies: inputs.localDependencies,
             toolchain: Toolchain.installFolder(), package: inputs.package)
         var outcomes: [TestCacheSession.Outcome] = []
-        for result in results {
+        for result in results where result.place != .remote && result.place != .remoteCache {
             // A flaky or muted failure, or a test the quarantine kept from running, is not green:
             // the entry would answer for a suite that did not pass as it stands.
             let isGreen = result.isCleanlyGreen

@@ -147,7 +147,8 @@ struct TestCommand: AsyncParsableCommand {
         // Never answered from the cache: its row fails below, whatever a run of it says.
         let unselectable = try await UnselectableTests.find(in: suites, package: described, root: root)
         var lookedUp = suites.filter { unselectable[$0.testTarget] == nil }
-        let cacheRun = try await cacheOptions.start(root: root, package: described, suites: &lookedUp)
+        let cacheRun = try await cacheOptions.start(
+            root: root, package: described, suites: &lookedUp, besides: remoteOptions)
         let toRun = Set(lookedUp)
         suites = suites.filter { toRun.contains($0) || unselectable[$0.testTarget] != nil }
         if suites.isEmpty, let cacheRun {

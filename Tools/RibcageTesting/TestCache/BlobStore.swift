@@ -19,9 +19,20 @@ package protocol BlobStore: Sendable {
     /// The store as it may appear in a log: a folder, or a URL without credentials.
     var displayName: String { get }
     /// The blob at `area/hash`, or nil when the store has none.
-    func get(_ area: CacheArea, _ hash: String) async throws -> Data?
+    ///
+    /// - Parameter size: The blob's size in bytes, when the caller knows it (a `/cas` blob an
+    ///   `ActionResult` names). A REAPI server names every blob by its digest and size, so
+    ///   ``REAPIBlobStore`` cannot read a `/cas` blob without it; the other stores ignore it.
+    func get(_ area: CacheArea, _ hash: String, size: Int64?) async throws -> Data?
     /// Stores `data` at `area/hash`, replacing what was there.
     func put(_ area: CacheArea, _ hash: String, _ data: Data) async throws
+}
+
+extension BlobStore {
+    /// The blob at `area/hash`, its size unknown.
+    package func get(_ area: CacheArea, _ hash: String) async throws -> Data? {
+        try await get(area, hash, size: nil)
+    }
 }
 
 /// The test cache's local folder, laid out like a Bazel disk cache: `ac/<key>`, `cas/<sha256>`.
@@ -49,7 +60,7 @@ package struct LocalBlobStore: BlobStore {
 
     package var displayName: String { folder.path }
 
-    package func get(_ area: CacheArea, _ hash: String) async throws -> Data? {
+    package func get(_ area: CacheArea, _ hash: String, size: Int64?) async throws -> Data? {
         let file = try location(area, hash)
         return try await DedicatedThread.run(named: "ribcage-test-cache-store") {
             guard FileManager.default.fileExists(atPath: file.path) else { return nil }
@@ -98,8 +109,10 @@ package enum TestCacheError: Error, Equatable, CustomStringConvertible {
     case unreachable(url: String, reason: String)
     /// An entry that does not hold together: a truncated or garbled body, a digest mismatch.
     case damagedEntry(String)
-    /// `--cache-url` is not an http(s) URL.
+    /// `--cache-url` is neither an http(s) URL nor a REAPI server's address.
     case badURL(String)
+    /// The server answered a well-formed request with an error of its own (a REAPI status).
+    case refused(String)
 
     package var description: String {
         switch self {
@@ -107,7 +120,10 @@ package enum TestCacheError: Error, Equatable, CustomStringConvertible {
         case .httpStatus(let status, let method, let url): "\(method) \(url) answered HTTP \(status)"
         case .unreachable(let url, let reason): "\(url) is unreachable: \(reason)"
         case .damagedEntry(let reason): "damaged entry: \(reason)"
-        case .badURL(let url): "--cache-url must be an http:// or https:// URL, not '\(url)'"
+        case .refused(let reason): reason
+        case .badURL(let url):
+            "--cache-url must be an http:// or https:// URL (Bazel's HTTP cache) or grpc://HOST:PORT or unix:PATH "
+                + "(a REAPI server's cache), not '\(url)'"
         }
     }
 }

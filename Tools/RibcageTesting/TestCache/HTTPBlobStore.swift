@@ -64,7 +64,7 @@ package struct HTTPBlobStore: BlobStore {
 
     package var displayName: String { baseURL.absoluteString }
 
-    package func get(_ area: CacheArea, _ hash: String) async throws -> Data? {
+    package func get(_ area: CacheArea, _ hash: String, size: Int64?) async throws -> Data? {
         let (status, body) = try await send("GET", area, hash, body: nil)
         switch status {
         case 200: return body

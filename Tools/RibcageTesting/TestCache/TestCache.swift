@@ -95,6 +95,7 @@ package actor TestCache {
     /// Where warnings go.
     private let warn: @Sendable (String) -> Void
     private var remoteIsDown = false
+    private var remoteRefusesWrites = false
 
     /// The output file name inside the `ActionResult` that points at an entry's result.
     package static let entryFileName = StoredEntry.resultFileName
@@ -144,7 +145,8 @@ package actor TestCache {
     /// included (one more request, for a later `--explain-cache` here). Parts the server lacks
     /// are left out: the entry stands without them.
     private func copy(_ found: FoundEntry, of key: TestCacheKey, from remote: any BlobStore) async throws {
-        if let partsFile = found.partsFile, let parts = try await remote.get(.contentStore, partsFile.hash),
+        if let partsFile = found.partsFile,
+            let parts = try await remote.get(.contentStore, partsFile.hash, size: partsFile.size),
             parts.count == partsFile.size, SHA256.hex(parts) == partsFile.hash
         {
             try await local.put(.contentStore, partsFile.hash, parts)
@@ -161,11 +163,11 @@ package actor TestCache {
         } catch {
             warn("warning: test cache: could not store \(entry.testTarget) in \(local.displayName): \(error)")
         }
-        guard let remote, !remoteIsDown else { return }
+        guard let remote, !remoteIsDown, !remoteRefusesWrites else { return }
         do {
             try await write(entry, to: remote)
         } catch let error as TestCacheError {
-            note(error, about: entry.testTarget)
+            noteWriteFailure(error, of: entry.testTarget)
         } catch {
             warn("warning: test cache: could not upload \(entry.testTarget): \(error)")
         }
@@ -194,11 +196,11 @@ package actor TestCache {
     /// Keeps a red run under its key's red slot, locally and on the server, so that a green run
     /// with the same inputs, here or on another machine, shows the test flaky.
     package func recordRed(_ entry: TestCacheEntry) async {
-        for (store, isRemote) in stores {
+        for (store, isRemote) in stores where !(isRemote && remoteRefusesWrites) {
             do {
                 try await write(entry, to: store, slot: entry.key.redSlot)
             } catch let error as TestCacheError where isRemote {
-                note(error, about: entry.testTarget)
+                noteWriteFailure(error, of: entry.testTarget)
             } catch {
                 warn(
                     "warning: test cache: could not keep \(entry.testTarget)'s red run in \(store.displayName): \(error)"
@@ -210,6 +212,22 @@ package actor TestCache {
     /// The local store, then the server while it answers.
     private var stores: [(store: any BlobStore, isRemote: Bool)] {
         [(local, false)] + (remoteIsDown ? [] : remote.map { [($0, true)] } ?? [])
+    }
+
+    /// A server that refuses a write (a read-only cache, one without an action cache it lets
+    /// clients update) refuses the next one too: said once, and not asked again this run.
+    private func noteWriteFailure(_ error: TestCacheError, of testTarget: String) {
+        switch error {
+        case .unreachable:
+            note(error, about: testTarget)
+        case .refused, .httpStatus:
+            remoteRefusesWrites = true
+            warn(
+                "warning: test cache: could not upload \(testTarget): \(error); "
+                    + "not writing to \(remote?.displayName ?? "the shared cache") for the rest of this run")
+        default:
+            warn("warning: test cache: could not upload \(testTarget): \(error)")
+        }
     }
 
     private func note(_ error: TestCacheError, about testTarget: String) {

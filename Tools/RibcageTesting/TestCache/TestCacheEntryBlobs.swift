@@ -26,7 +26,7 @@ extension TestCache {
         let actionKey = slot ?? key.hash
         guard let actionData = try await store.get(.actionCache, actionKey) else { return nil }
         let files = try Self.entryFiles(inAction: actionData, key: key, actionKey: actionKey)
-        guard let blob = try await store.get(.contentStore, files.result.hash) else {
+        guard let blob = try await store.get(.contentStore, files.result.hash, size: files.result.size) else {
             throw TestCacheError.damagedEntry(
                 "cas/\(files.result.hash), named by ac/\(actionKey), is missing")
         }
@@ -99,7 +99,8 @@ extension TestCache {
     /// The key `found` was stored under, with its parts, from `store`; nil when the store lacks
     /// them or they do not hold together (the entry was stored without them, or they were lost).
     func keyParts(of found: FoundEntry, in store: any BlobStore) async throws -> TestCacheKey? {
-        guard let file = found.partsFile, let blob = try await store.get(.contentStore, file.hash),
+        guard let file = found.partsFile,
+            let blob = try await store.get(.contentStore, file.hash, size: file.size),
             blob.count == file.size, SHA256.hex(blob) == file.hash
         else { return nil }
         let key: TestCacheKey

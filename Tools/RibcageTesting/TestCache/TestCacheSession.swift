@@ -17,7 +17,7 @@ package struct TestCacheSession: Sendable {
     /// read or stored, a suite that runs although its key is cached.
     package let warn: @Sendable (String) -> Void
 
-    /// A session over stores and inputs already made (``open(root:package:cacheURL:localFolder:timeout:environment:warn:)``
+    /// A session over stores and inputs already made (``open(root:package:cacheURL:instanceName:localFolder:timeout:environment:warn:)``
     /// makes them for a run; `bench test-cache` times a look-up apart from that).
     package init(
         cache: TestCache, inputs: TestCacheInputs, commit: String?, host: String,
@@ -36,16 +36,24 @@ package struct TestCacheSession: Sendable {
     /// Opens the cache for the package at `root`.
     ///
     /// - Parameters:
-    ///   - cacheURL: A Bazel HTTP remote cache to share results through, or nil for local only.
+    ///   - cacheURL: Where to share results: a Bazel HTTP remote cache (`http(s)://…`), a REAPI
+    ///     server's action cache and CAS (`grpc://HOST:PORT`, `unix:PATH`), or nil for local only.
+    ///   - instanceName: The REAPI server's instance name, "" for its default one.
     ///   - localFolder: The local store (default: `$XDG_CACHE_HOME/ribcage/test-cache`).
-    /// - Throws: ``TestCacheError/badURL(_:)`` for a URL that is not http(s); errors reading the
+    /// - Throws: ``TestCacheError/badURL(_:)`` for an address that is neither; errors reading the
     ///   package's files.
     package static func open(
-        root: URL, package: DescribedPackage, cacheURL: String?, localFolder: URL? = nil,
+        root: URL, package: DescribedPackage, cacheURL: String?, instanceName: String = "",
+        localFolder: URL? = nil,
         timeout: Duration = .seconds(10), environment: [String: String] = ProcessInfo.processInfo.environment,
         warn: @escaping @Sendable (String) -> Void
     ) async throws -> TestCacheSession {
-        let remote = try cacheURL.map { try HTTPBlobStore(url: $0, timeout: timeout) }
+        let remote: (any BlobStore)? = try cacheURL.map { address -> any BlobStore in
+            if REAPIBlobStore.isAddress(address) {
+                return try REAPIBlobStore(address: address, instanceName: instanceName, timeout: timeout)
+            }
+            return try HTTPBlobStore(url: address, timeout: timeout)
+        }
         let local = LocalBlobStore(
             folder: localFolder ?? LocalBlobStore.defaultFolder(environment: environment))
         let version = try await Shell.run("swift", ["--version"])
