@@ -226,39 +226,94 @@ struct TestCacheStoreTests {
         #expect(await cache.lookUp(Self.key)?.source == .local)
     }
 
-    /// A shared store that holds nothing and refuses every write, as a read-only cache does.
-    actor ReadOnlyStore: BlobStore {
-        nonisolated let displayName = "read-only"
+    /// A shared store whose reads find nothing (or fail as told) and whose writes fail as told.
+    actor FailingStore: BlobStore {
+        nonisolated let displayName = "the failing store"
+        let readFailure: TestCacheError?
+        let writeFailure: TestCacheError
+        private(set) var reads = 0
         private(set) var writes = 0
-        func get(_ area: CacheArea, _ hash: String, size: Int64?) async throws -> Data? { nil }
+
+        init(reads readFailure: TestCacheError? = nil, writes writeFailure: TestCacheError) {
+            self.readFailure = readFailure
+            self.writeFailure = writeFailure
+        }
+
+        func get(_ area: CacheArea, _ hash: String, size: Int64?) async throws -> Data? {
+            reads += 1
+            if let readFailure { throw readFailure }
+            return nil
+        }
+
         func put(_ area: CacheArea, _ hash: String, _ data: Data) async throws {
             writes += 1
-            throw TestCacheError.refused("PERMISSION_DENIED")
+            throw writeFailure
         }
     }
 
-    @Test("a server that refuses a write is said once and not written to again; its reads go on")
-    func refusedWrites() async throws {
+    static let otherKey = TestCacheKey(
+        testTarget: "OtherTests",
+        parts: [.init(kind: .testTarget, name: "OtherTests", digest: SHA256.hex("o"))])
+
+    @Test(
+        "a server that refuses a write is said once and not written to again; its reads go on",
+        arguments: [
+            TestCacheError.refused("PERMISSION_DENIED"),
+            .httpStatus(403, method: "PUT", url: "http://cache/ac/1"),
+            .httpStatus(405, method: "PUT", url: "http://cache/ac/1"),
+        ])
+    func refusedWrites(refusal: TestCacheError) async throws {
         let folder = try TemporaryFolder()
         let warnings = Warnings()
-        let remote = ReadOnlyStore()
+        let remote = FailingStore(writes: refusal)
         let cache = TestCache(
             local: LocalBlobStore(folder: folder.url), remote: remote, warn: { warnings.add($0) })
-        let other = TestCacheKey(testTarget: "OtherTests", parts: [])
         await cache.record(Self.entry(Self.key))
-        await cache.record(Self.entry(other))
-        await cache.recordRed(Self.entry(other))
+        await cache.record(Self.entry(Self.otherKey))
+        await cache.recordRed(Self.entry(Self.otherKey))
         #expect(await remote.writes == 1)
         #expect(warnings.all.count == 1, "\(warnings.all)")
         #expect(
-            warnings.all.first?.contains("not writing to read-only for the rest of this run") == true,
+            warnings.all.first?.contains("not writing to the failing store for the rest of this run") == true,
             "\(warnings.all)")
-        #expect(await cache.lookUp(other)?.source == .local)
+        #expect(await cache.lookUp(Self.otherKey)?.source == .local)
         let absent = TestCacheKey(
             testTarget: "AbsentTests",
             parts: [.init(kind: .testTarget, name: "AbsentTests", digest: SHA256.hex("a"))])
         #expect(await cache.lookUp(absent) == nil)
+        #expect(await remote.reads > 0, "a store that refuses writes is still read")
         #expect(warnings.all.count == 1, "\(warnings.all)")
+    }
+
+    @Test("one upload that fails (too large, a server error) is that upload's: the next is tried")
+    func failedUpload() async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        let remote = FailingStore(writes: .httpStatus(413, method: "PUT", url: "http://cache/cas/1"))
+        let cache = TestCache(
+            local: LocalBlobStore(folder: folder.url), remote: remote, warn: { warnings.add($0) })
+        await cache.record(Self.entry(Self.key))
+        await cache.record(Self.entry(Self.otherKey))
+        #expect(await remote.writes == 2)
+        #expect(warnings.all.count == 2, "\(warnings.all)")
+    }
+
+    @Test("a server that refuses this client its reads is said once and not asked again")
+    func refusedReads() async throws {
+        let folder = try TemporaryFolder()
+        let warnings = Warnings()
+        let remote = FailingStore(
+            reads: .refused("grpc://cache:8980: GetActionResult failed on the server (PERMISSION_DENIED)"),
+            writes: .refused("PERMISSION_DENIED"))
+        let cache = TestCache(
+            local: LocalBlobStore(folder: folder.url), remote: remote, warn: { warnings.add($0) })
+        #expect(await cache.lookUp(Self.key) == nil)
+        #expect(await cache.lookUp(Self.otherKey) == nil)
+        await cache.record(Self.entry(Self.key))
+        #expect(await remote.reads == 1)
+        #expect(await remote.writes == 0)
+        #expect(warnings.all.count == 1, "\(warnings.all)")
+        #expect(warnings.all.first?.contains("running without the shared cache") == true, "\(warnings.all)")
     }
 
     @Test("--cache-url: credentials are redacted; anything but http(s) is refused")

@@ -19,7 +19,7 @@ struct RemoteExecutionOptions: ParsableArguments {
 
     @Option(
         help:
-            "With --remote-executor or a REAPI --cache-url: the server's instance name (default: its default instance)."
+            "The instance name on the --remote-executor server and on a REAPI --cache-url alike, as Bazel's --remote_instance_name (default: the server's default instance)."
     )
     var remoteInstance = ""
 

@@ -19,13 +19,13 @@ struct TestCacheOptions: ParsableArguments {
         help: """
             Also share results through this cache: a Bazel HTTP remote cache (http(s)://…: GET/PUT of \
             /ac/<key> and /cas/<sha256>; bazel-remote, nginx with WebDAV PUT…) or a Remote Execution API \
-            server's action cache and CAS (grpc://HOST:PORT or unix:PATH; buildbox-casd, BuildGrid, \
-            bazel-remote…). Implies --cache. Default: $RIBCAGE_CACHE_URL; else, with --cache, the \
-            --remote-executor server.
+            server's action cache and CAS (grpc://HOST:PORT or unix:PATH; buildbox-casd, BuildGrid…). \
+            Implies --cache. Default: $RIBCAGE_CACHE_URL; else, with --cache, the --remote-executor \
+            server. '' shares nothing, not even through the executor.
             """)
     var cacheURL: String?
 
-    @Option(help: "With --cache-url: the longest a request to the cache may take, in seconds.")
+    @Option(help: "With a shared cache: the longest a request to it may take, in seconds.")
     var cacheTimeout: Double = 10
 
     @Flag(
@@ -55,9 +55,10 @@ struct TestCacheOptions: ParsableArguments {
 
     /// Where results are shared: `--cache-url` (or `RIBCAGE_CACHE_URL`); else, with `--cache`,
     /// the `--remote-executor` server's own action cache and CAS, as Bazel's `--remote_executor`
-    /// is its `--remote_cache` too. So a result made on a worker, here or on another machine
-    /// that shares the server is one entry under one key, whichever of them asks.
+    /// is its `--remote_cache` too; nowhere for `--cache-url ''`. `--remote-instance` names the
+    /// instance on either server, as Bazel's `--remote_instance_name` does.
     func sharedStore(besides remote: RemoteExecutionOptions?) -> (address: String, instanceName: String)? {
+        if cacheURL == "" { return nil }
         if let sharedURL { return (sharedURL, remote?.remoteInstance ?? "") }
         guard cache, let remote, let executor = remote.remoteExecutor else { return nil }
         return (executor, remote.remoteInstance)
@@ -177,11 +178,12 @@ struct TestCacheOptions: ParsableArguments {
     }
 
     /// Prints `--explain-cache` for each test target that tests `module`.
-    func explain(_ module: String, index: TestSuiteIndex, root: URL, package: DescribedPackage)
-        async throws
-    {
+    func explain(
+        _ module: String, index: TestSuiteIndex, root: URL, package: DescribedPackage,
+        besides remote: RemoteExecutionOptions?
+    ) async throws {
         let suites = try index.suites(named: [module])
-        let session = try await self.session(root: root, package: package)
+        let session = try await self.session(root: root, package: package, besides: remote)
         let keys = try await session.inputs.keysOffThePool(for: suites.map(\.testTarget), withParts: true)
         for suite in suites {
             guard let key = keys[suite.testTarget] else { continue }

@@ -120,7 +120,8 @@ struct TestCommand: AsyncParsableCommand {
         }
 
         if let module = cacheOptions.explainCache {
-            try await cacheOptions.explain(module, index: index, root: root, package: described)
+            try await cacheOptions.explain(
+                module, index: index, root: root, package: described, besides: remoteOptions)
             return
         }
         if list {

@@ -111,8 +111,11 @@ package enum TestCacheError: Error, Equatable, CustomStringConvertible {
     case damagedEntry(String)
     /// `--cache-url` is neither an http(s) URL nor a REAPI server's address.
     case badURL(String)
-    /// The server answered a well-formed request with an error of its own (a REAPI status).
+    /// The server refuses this client the request (no permission, not implemented, an argument
+    /// it will not take), and will refuse the next one too.
     case refused(String)
+    /// The server failed one request with an error of its own.
+    case serverError(String)
 
     package var description: String {
         switch self {
@@ -121,6 +124,7 @@ package enum TestCacheError: Error, Equatable, CustomStringConvertible {
         case .unreachable(let url, let reason): "\(url) is unreachable: \(reason)"
         case .damagedEntry(let reason): "damaged entry: \(reason)"
         case .refused(let reason): reason
+        case .serverError(let reason): reason
         case .badURL(let url):
             "--cache-url must be an http:// or https:// URL (Bazel's HTTP cache) or grpc://HOST:PORT or unix:PATH "
                 + "(a REAPI server's cache), not '\(url)'"

@@ -9,8 +9,9 @@ import RemoteExecution
 ///
 /// One connection serves the whole run, opened at the first call. A server that cannot be
 /// reached, breaks the connection or lets a call pass ``timeout`` is
-/// ``TestCacheError/unreachable(url:reason:)``, which ``TestCache`` takes as "leave it alone
-/// for the rest of the run".
+/// ``TestCacheError/unreachable(url:reason:)``, and one that refuses this client is
+/// ``TestCacheError/refused(_:)``: ``TestCache`` stops asking it (or, for a refused write,
+/// stops writing to it) for the rest of the run.
 package actor REAPIBlobStore: BlobStore {
     package nonisolated let endpoint: RemoteEndpoint
     package nonisolated let instanceName: String
@@ -40,12 +41,14 @@ package actor REAPIBlobStore: BlobStore {
         instanceName.isEmpty ? endpoint.description : "\(endpoint) (instance \(instanceName))"
     }
 
-    /// The action digest a test cache key is kept under. REAPI names an action by its digest and
-    /// size; the key is a SHA-256 over the key's parts, not over one blob the server could hold,
-    /// so its size is 0 by convention. Servers take the action cache's key as given (bazel-remote
-    /// serves its HTTP `/ac/<key>` entries to a gRPC lookup of the same hash).
+    /// The action digest a test cache key is kept under: the digest of a small blob that names
+    /// the key. REAPI names an action by a digest and a size, and the key is a SHA-256 over the
+    /// key's parts, not over one blob of its own; some servers (bazel-remote) refuse a size of 0
+    /// with a hash that is not the empty blob's, so the digest is that of real bytes. The blob is
+    /// never stored: servers key results by the digest without reading the action (casd and
+    /// BuildGrid, tested).
     package static func actionDigest(ofKey key: String) -> BlobDigest {
-        BlobDigest(hash: key, size: 0)
+        BlobDigest(of: Data("ribcage test cache key \(key)\n".utf8))
     }
 
     package func get(_ area: CacheArea, _ hash: String, size: Int64?) async throws -> Data? {
@@ -119,20 +122,27 @@ package actor REAPIBlobStore: BlobStore {
         }
     }
 
-    /// A server gone, too slow or saying it is unavailable is unreachable, so the cache stops
-    /// asking it; bytes that do
-    /// not match their digest are a damaged entry; anything else the server said is about this
-    /// one request.
+    /// A server gone or too slow is unreachable, so the cache stops asking it; one that refuses
+    /// this client the request (no permission, not implemented, an argument it will not take)
+    /// refuses the next one too; bytes that do not match their digest are a damaged entry;
+    /// anything else is about this one request.
     static func cacheError(_ error: RemoteExecutionError, endpoint: RemoteEndpoint) -> TestCacheError {
         switch error {
-        case .unreachable, .connectionLost, .timedOut, .cancelled, .rejected(_, "UNAVAILABLE", _):
+        case .unreachable, .connectionLost, .timedOut, .cancelled:
             .unreachable(url: endpoint.description, reason: "\(error)")
+        case .rejected(_, let code, _) where refusingCodes.contains(code):
+            .refused("\(endpoint): \(error)")
         case .badDigest, .missingBlobs:
             .damagedEntry("\(endpoint): \(error)")
         default:
-            .refused("\(endpoint): \(error)")
+            .serverError("\(endpoint): \(error)")
         }
     }
+
+    /// The gRPC statuses that say the server will not take this kind of request from this client.
+    static let refusingCodes: Set<String> = [
+        "INVALID_ARGUMENT", "PERMISSION_DENIED", "UNAUTHENTICATED", "UNIMPLEMENTED", "FAILED_PRECONDITION",
+    ]
 
     private static func checkHash(_ hash: String) throws {
         guard hash.count == 64, hash.allSatisfy(\.isHexDigit) else { throw TestCacheError.badHash(hash) }

@@ -215,12 +215,14 @@ package actor TestCache {
     }
 
     /// A server that refuses a write (a read-only cache, one without an action cache it lets
-    /// clients update) refuses the next one too: said once, and not asked again this run.
+    /// clients update) refuses the next one too: said once, and not written to again this run,
+    /// while it is still read. A failure of one upload (too large, a server error) is that
+    /// upload's.
     private func noteWriteFailure(_ error: TestCacheError, of testTarget: String) {
         switch error {
         case .unreachable:
             note(error, about: testTarget)
-        case .refused, .httpStatus:
+        case .refused, .httpStatus(401, _, _), .httpStatus(403, _, _), .httpStatus(405, _, _):
             remoteRefusesWrites = true
             warn(
                 "warning: test cache: could not upload \(testTarget): \(error); "
@@ -230,11 +232,14 @@ package actor TestCache {
         }
     }
 
+    /// A server that cannot be reached, or refuses this client its reads, is said once and left
+    /// alone for the rest of the run; anything else is about one entry.
     private func note(_ error: TestCacheError, about testTarget: String) {
-        if case .unreachable = error {
+        switch error {
+        case .unreachable, .refused, .httpStatus(401, _, _), .httpStatus(403, _, _):
             remoteIsDown = true
             warn("warning: test cache: \(error); running without the shared cache for the rest of this run")
-        } else {
+        default:
             warn("warning: test cache: ignoring \(testTarget)'s shared entry: \(error)")
         }
     }
