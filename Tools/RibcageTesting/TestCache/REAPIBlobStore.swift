@@ -92,8 +92,10 @@ package actor REAPIBlobStore: BlobStore {
     package func close() async {
         guard let client else { return }
         self.client = nil
-        // A connection that never opened has nothing to close; its failure went to the call.
-        if let opened = try? await client.value { await opened.close() }
+        // A connection that never opened has nothing to close: its failure was thrown to the
+        // call that tried to open it, and told as a warning there.
+        guard case .success(let opened) = await client.result else { return }
+        await opened.close()
     }
 
     /// Runs `body` with the connection, opening it first if need be, and says what a failure
