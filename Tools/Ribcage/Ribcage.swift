@@ -4,6 +4,6 @@ import RibcageTool
 @main
 enum Ribcage {
     static func main() async {
-        await RibcageCommand.main()
+        await RibcageCommand.mainStoppingOnSignals()
     }
 }

@@ -1,6 +1,7 @@
 import BlockingWork
 import Foundation
 import Subprocess
+import Synchronization
 
 #if canImport(System)
     import System
@@ -36,7 +37,27 @@ package struct ProcessResult: Sendable {
 /// Runs child processes for the tool (`swift`, `git`, `dot`) and awaits them with
 /// swift-subprocess, which watches for the exit on a thread of its own: a waiting child never
 /// holds one of the cooperative pool's threads.
+///
+/// A run whose task is cancelled stops its child and throws `CancellationError`. Under
+/// ``stopsDescendants`` the child leads a session of its own, and everything in that session is
+/// stopped: `swift test` with its test processes and all they started, not only the `swift` at
+/// the top.
 package enum Shell {
+    /// Whether a child starts a session of its own (``ProcessSession``), all of which a
+    /// cancelled run stops: SIGTERM to every process in it at once, SIGKILL to what is left after
+    /// ``stopGrace``.
+    ///
+    /// The `ribcage` executable sets it around a command's work, because it stops that work
+    /// itself on SIGINT, SIGTERM and SIGHUP: a signal sent to the tool alone (a CI runner's
+    /// cancel, `timeout`, `kill`) then still reaches every process the tool started. Anywhere
+    /// else it is off: a child stays in its parent's process group and session, where a
+    /// terminal's Ctrl-C reaches it directly, as a test process's children must.
+    @TaskLocal package static var stopsDescendants = false
+
+    /// How long a cancelled child, and then what is left of its session, has between SIGTERM
+    /// and SIGKILL.
+    package static let stopGrace: Duration = .seconds(5)
+
     /// Where a child's output goes.
     package enum Output: Sendable {
         /// Collected into ``ProcessResult/standardOutput`` and ``ProcessResult/standardError``.
@@ -61,8 +82,9 @@ package enum Shell {
     ///   - whileRunning: Given the child's process ID once it has started, while the run waits
     ///     for it to end (a child that ends first is still waited for).
     /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` when the command cannot be started,
-    ///   or the file system's error when its captured output cannot be read back (empty output
-    ///   would pass for what the command said).
+    ///   `CancellationError` when the task was cancelled (the child, if started, was stopped
+    ///   and has ended), or the file system's error when its captured output cannot be read back
+    ///   (empty output would pass for what the command said).
     package static func run(
         _ command: String,
         _ arguments: [String],
@@ -78,61 +100,53 @@ package enum Shell {
         let outFile = scratch.appendingPathComponent("stdout")
         let errFile = scratch.appendingPathComponent("stderr")
 
+        try Task.checkCancellation()
         let executable: Executable = command.contains("/") ? .path(FilePath(command)) : .name(command)
         let workingDirectory = directory.map { FilePath($0.path) }
         var keys: [Environment.Key: String?] = [:]
         for (name, value) in environment { keys[Environment.Key(stringLiteral: name)] = value }
         let childEnvironment = Environment.inherit.updating(keys)
-
-        let status: TerminationStatus
-        do {
-            switch output {
-            case .capture:
-                let out = try open(outFile)
-                let err = try open(errFile)
-                status = try await Subprocess.run(
-                    executable, arguments: Arguments(arguments), environment: childEnvironment,
-                    workingDirectory: workingDirectory, input: .none,
-                    output: .fileDescriptor(out, closeAfterSpawningProcess: true),
-                    error: .fileDescriptor(err, closeAfterSpawningProcess: true)
-                ) { execution in
-                    await whileRunning?(execution.processIdentifier.value)
-                }.terminationStatus
-            case .file(let log):
-                let out = try open(log)
-                status = try await Subprocess.run(
-                    executable, arguments: Arguments(arguments), environment: childEnvironment,
-                    workingDirectory: workingDirectory, input: .none,
-                    output: .fileDescriptor(out, closeAfterSpawningProcess: true),
-                    error: .combinedWithOutput
-                ) { execution in
-                    await whileRunning?(execution.processIdentifier.value)
-                }.terminationStatus
-            case .fileAndStandardError(let log):
-                let file = try open(log)
-                defer { try? file.close() }
-                let configuration = Configuration(
-                    executable: executable, arguments: Arguments(arguments), environment: childEnvironment,
-                    workingDirectory: workingDirectory)
-                status = try await Subprocess.run(
-                    configuration, input: .none, output: .sequence, error: .combinedWithOutput
-                ) { execution in
-                    async let watched: Void? = whileRunning?(execution.processIdentifier.value)
-                    for try await buffer in execution.standardOutput {
-                        try buffer.withUnsafeBytes { bytes in
-                            _ = try file.writeAll(bytes)
-                            _ = try FileDescriptor.standardError.writeAll(bytes)
-                        }
-                    }
-                    _ = await watched
-                }.terminationStatus
-            }
-        } catch let error as SubprocessError where error.code == .executableNotFound {
-            throw RibcageError.commandNotFound(command, hint: nil)
-        } catch let error as SubprocessError where error.code == .failedToChangeWorkingDirectory {
-            throw RibcageError.noPackage(path: directory?.path ?? "")
+        var platformOptions = PlatformOptions()
+        if stopsDescendants {
+            platformOptions.createSession = true
+            platformOptions.teardownSequence = [
+                .gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: stopGrace)
+            ]
         }
 
+        // The session the child leads, under `stopsDescendants`: known once it has started.
+        let session = StartedSession()
+        let started: @Sendable (pid_t) async -> Void = { pid in
+            if stopsDescendants { session.started(ProcessSession(ledBy: pid)) }
+            await whileRunning?(pid)
+        }
+        let status: TerminationStatus
+        do {
+            status = try await withTaskCancellationHandler {
+                try await runChild(
+                    executable, arguments, in: workingDirectory, environment: childEnvironment,
+                    platformOptions: platformOptions, output: output, outFile: outFile, errFile: errFile,
+                    started: started)
+            } onCancel: {
+                // At once, to the whole session: SwiftPM and the tests start processes in groups
+                // of their own, which swift-subprocess's teardown (a signal to the child's group)
+                // does not reach.
+                session.signalMembersSoon(SIGTERM)
+            }
+        } catch {
+            await session.stopMembersIfCancelled()
+            if let error = error as? SubprocessError, error.code == .executableNotFound {
+                throw RibcageError.commandNotFound(command, hint: nil)
+            }
+            if let error = error as? SubprocessError, error.code == .failedToChangeWorkingDirectory {
+                throw RibcageError.noPackage(path: directory?.path ?? "")
+            }
+            throw error
+        }
+        await session.stopMembersIfCancelled()
+
+        // A child stopped because its run was cancelled says nothing about the child.
+        try Task.checkCancellation()
         let (code, signalled): (Int32, Bool) =
             switch status {
             case .exited(let code): (code, false)
@@ -171,6 +185,55 @@ package enum Shell {
         }
     }
 
+    /// Starts the child with its output going where `output` says, and waits for it to end.
+    private static func runChild(
+        _ executable: Executable, _ arguments: [String], in workingDirectory: FilePath?,
+        environment: Environment, platformOptions: PlatformOptions, output: Output, outFile: URL,
+        errFile: URL, started: @escaping @Sendable (pid_t) async -> Void
+    ) async throws -> TerminationStatus {
+        switch output {
+        case .capture:
+            let out = try open(outFile)
+            let err = try open(errFile)
+            return try await Subprocess.run(
+                executable, arguments: Arguments(arguments), environment: environment,
+                workingDirectory: workingDirectory, platformOptions: platformOptions, input: .none,
+                output: .fileDescriptor(out, closeAfterSpawningProcess: true),
+                error: .fileDescriptor(err, closeAfterSpawningProcess: true)
+            ) { execution in
+                await started(execution.processIdentifier.value)
+            }.terminationStatus
+        case .file(let log):
+            let out = try open(log)
+            return try await Subprocess.run(
+                executable, arguments: Arguments(arguments), environment: environment,
+                workingDirectory: workingDirectory, platformOptions: platformOptions, input: .none,
+                output: .fileDescriptor(out, closeAfterSpawningProcess: true),
+                error: .combinedWithOutput
+            ) { execution in
+                await started(execution.processIdentifier.value)
+            }.terminationStatus
+        case .fileAndStandardError(let log):
+            let file = try open(log)
+            defer { try? file.close() }
+            let configuration = Configuration(
+                executable: executable, arguments: Arguments(arguments), environment: environment,
+                workingDirectory: workingDirectory, platformOptions: platformOptions)
+            return try await Subprocess.run(
+                configuration, input: .none, output: .sequence, error: .combinedWithOutput
+            ) { execution in
+                async let watched: Void = started(execution.processIdentifier.value)
+                for try await buffer in execution.standardOutput {
+                    try buffer.withUnsafeBytes { bytes in
+                        _ = try file.writeAll(bytes)
+                        _ = try FileDescriptor.standardError.writeAll(bytes)
+                    }
+                }
+                _ = await watched
+            }.terminationStatus
+        }
+    }
+
     private static func open(_ file: URL) throws -> FileDescriptor {
         try FileDescriptor.open(
             FilePath(file.path), .writeOnly, options: [.create, .truncate],
@@ -191,5 +254,40 @@ package enum Shell {
         return path.split(separator: ":").map { "\($0)/\(command)" }.first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
+    }
+}
+
+/// The session a run's child leads, once the child has started: what a cancelled run stops.
+private final class StartedSession: Sendable {
+    private struct State {
+        var session: ProcessSession?
+        /// When the run's task was cancelled: the session's grace counts from then.
+        var cancelledAt: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
+
+    func started(_ started: ProcessSession) {
+        state.withLock { $0.session = started }
+    }
+
+    /// Signals every process of the session from a thread of its own: this is called from a
+    /// cancellation handler, which may run on the cooperative pool and must not read `/proc`
+    /// there.
+    func signalMembersSoon(_ signal: Int32) {
+        let session = state.withLock { state in
+            state.cancelledAt = state.cancelledAt ?? .now
+            return state.session
+        }
+        guard let session else { return }
+        Thread.detachNewThread { session.signalMembers(signal) }
+    }
+
+    /// In a cancelled task, stops what is left of the session after its leader has ended: what
+    /// has not ended by ``Shell/stopGrace`` after the cancel gets SIGKILL.
+    func stopMembersIfCancelled() async {
+        let (session, cancelledAt) = state.withLock { ($0.session, $0.cancelledAt) }
+        guard Task.isCancelled, let session else { return }
+        await session.stopMembers(until: (cancelledAt ?? .now) + Shell.stopGrace)
     }
 }

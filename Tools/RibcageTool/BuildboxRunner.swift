@@ -81,10 +81,11 @@ struct BuildboxRunner: LeaseRunner {
         let finished: ProcessResult
         do {
             finished = try await Shell.run(runner, arguments, output: .file(log))
+        } catch is CancellationError {
+            return .botFailed("the lease was taken back")
         } catch {
             return .botFailed("cannot start \(runner): \(error)")
         }
-        if Task.isCancelled { return .botFailed("the lease was taken back") }
         let logged = await Self.read(log)
         let said = logged.split(separator: "\n").suffix(5).joined(separator: " | ")
         let timedOut =

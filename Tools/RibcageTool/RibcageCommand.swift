@@ -21,6 +21,8 @@ public struct RibcageCommand: AsyncParsableCommand {
               69  a required program is missing
               73  the --output file cannot be written
               74  a source file cannot be read
+              128+N  stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), after stopping \
+            every process it started; a second signal ends it at once (ribcage worker: 0)
             """,
         subcommands: [
             BuildCommand.self, TestCommand.self, GraphCommand.self, WhyCommand.self, LintCommand.self,

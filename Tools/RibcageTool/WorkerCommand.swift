@@ -3,11 +3,10 @@ import Foundation
 import RemoteExecution
 import RibcagePackage
 import RibcageTesting
-import Synchronization
 
 /// `ribcage worker`: a bot of a Remote Workers API scheduler (BuildGrid), so that this machine
 /// runs the actions `ribcage test --remote-executor` sends to that scheduler.
-struct WorkerCommand: AsyncParsableCommand {
+struct WorkerCommand: AsyncParsableCommand, StopsCleanlyOnSignal {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Run remote test actions for a scheduler's pool (a Remote Workers API bot).",
@@ -19,8 +18,8 @@ struct WorkerCommand: AsyncParsableCommand {
             image (swift --version, the system, the architecture) as the ribcage-worker-image \
             property, so it only gets actions built for it. Two workers make a pool of two; a \
             worker that stops reporting loses its session and the scheduler gives its action to \
-            another. Runs until SIGTERM or SIGINT, which stop the action it runs first; a lost \
-            scheduler is waited for.
+            another. Runs until SIGTERM, SIGINT or SIGHUP, which stop the action it runs \
+            first; a lost scheduler is waited for.
             """
     )
 
@@ -82,42 +81,14 @@ struct WorkerCommand: AsyncParsableCommand {
                 log: { StandardError.write("worker \(name): \($0)\n") })
             if verbose { worker.trace = { StandardError.write("worker \(name): \($0)\n") } }
             StandardError.write("worker \(name): image \"\(image)\", scheduler \(bots)\n")
-            let serving = Task { [worker] in try await serve(worker, at: bots, cas: cas == bots ? nil : cas) }
-            let signals = Self.cancel(serving, on: [SIGTERM, SIGINT])
-            defer { for source in signals { source.cancel() } }
+            // SIGTERM or SIGINT cancels this work (``StopSignals``): the action running stops
+            // and its runner is waited for, rather than left running an action nobody reads.
             do {
-                try await serving.value
+                try await serve(worker, at: bots, cas: cas == bots ? nil : cas)
             } catch is CancellationError {
                 // Told to stop during the pause before a new session.
             }
-            if serving.isCancelled { worker.log("stopped; the actions it ran were stopped first") }
-        }
-    }
-
-    /// Cancels `task` on the first of `signals`, instead of the process ending there: a worker
-    /// told to stop (SIGTERM from a service manager, Ctrl-C) stops the actions it runs and waits
-    /// for their runners to end, rather than leave them running an action nobody will read. A
-    /// second signal, for whoever finds the stopping too slow, ends the process as the signal
-    /// would have.
-    private static func cancel(_ task: Task<Void, any Error>, on signals: [Int32])
-        -> [any DispatchSourceSignal]
-    {
-        let toldBefore = Mutex(false)
-        return signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                if toldBefore.withLock({ told in
-                    defer { told = true }
-                    return told
-                }) {
-                    signal(number, SIG_DFL)
-                    raise(number)
-                }
-                task.cancel()
-            }
-            source.resume()
-            return source
+            if Task.isCancelled { worker.log("stopped; the actions it ran were stopped first") }
         }
     }
 

@@ -1,0 +1,150 @@
+import Foundation
+import RibcagePackage
+import Testing
+
+/// The built `ribcage`, sent a signal alone (as a CI runner's cancel, `timeout` or `kill` send
+/// it) while a fixture's test runs: it stops every process it started, down to what the test
+/// started, before it exits as the signal says.
+@Suite("ribcage stopped by a signal", .serialized, .timeLimit(.minutes(10)))
+struct StopSignalTests {
+    /// A package whose one test writes its process ID and that of a child it starts, which
+    /// ignores SIGTERM, to `marker`, then waits ten minutes.
+    static func waitingFixture(marker: URL) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "Waiting", targets: [
+                .target(name: "Waiting"),
+                .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
+            ])
+            """, to: "Package.swift")
+        try folder.write("public let minutes = 10\n", to: "Sources/Waiting/Waiting.swift")
+        try folder.write(
+            """
+            import Foundation
+            import Testing
+            import Waiting
+
+            @Test func waits() async throws {
+                let marker = "\(marker.path)"
+                // A child that only SIGKILL ends; the shell has gone before the test goes on.
+                let started = system("sh -c 'trap \\"\\" TERM; exec sleep 600' & echo $! > '\\(marker).child'")
+                #expect(started == 0)
+                let child = try String(contentsOfFile: marker + ".child", encoding: .utf8)
+                try "\\(getpid()) \\(child)".write(toFile: marker, atomically: true, encoding: .utf8)
+                try await Task.sleep(for: .seconds(minutes * 60))
+            }
+            """, to: "Tests/WaitingTests/WaitingTests.swift")
+        return folder
+    }
+
+    /// How `ribcage`, run with `arguments` on a waiting fixture and sent `signal` once the
+    /// test waits, ended; the processes the test named; and the processes still alive, but for
+    /// zombies, whose working folder is in the fixture (everything ribcage started works there).
+    struct Stopped {
+        var result: ProcessResult
+        var test: pid_t
+        var child: pid_t
+        /// Whether the test process and its child had ended when ribcage had.
+        var testEnded: Bool
+        var childEnded: Bool
+        var left: [String]
+    }
+
+    static func stopped(by signal: Int32, _ arguments: [String]) async throws -> Stopped {
+        let scratch = try TemporaryFolder()
+        let marker = scratch.url.appendingPathComponent("pids")
+        let fixture = try waitingFixture(marker: marker)
+        let cache = scratch.url.appendingPathComponent("cache").path
+        let result = try await Shell.run(
+            try await RibcageExecutableTests.ribcageExecutable().path,
+            ["test", "--path", fixture.url.path] + arguments,
+            environment: ["XDG_CACHE_HOME": cache]
+        ) { ribcage in
+            // The fixture builds first: give it the time a loaded machine takes.
+            for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: marker.path) {
+                do {
+                    try await Task.sleep(for: .milliseconds(100))
+                } catch {
+                    break
+                }
+            }
+            kill(ribcage, signal)
+        }
+        let left = try Self.processes(workingIn: fixture.url)
+        let named = try String(contentsOf: marker, encoding: .utf8).split(separator: " ")
+        let pids = named.compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(pids.count == 2, "the test wrote \(named)")
+        let stopped = Stopped(
+            result: result, test: pids[0], child: pids[1], testEnded: hasEnded(pids[0]),
+            childEnded: hasEnded(pids[1]), left: left)
+        // Nothing may outlive this test, whatever it finds.
+        for pid in pids where !hasEnded(pid) { kill(pid, SIGKILL) }
+        return stopped
+    }
+
+    /// Whether `pid` has ended: gone, or a zombie that its new parent has yet to reap.
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return true }
+        let line = String(decoding: stat, as: UTF8.self)
+        guard let close = line.lastIndex(of: ")") else { return true }
+        return line[line.index(after: close)...].split(separator: " ").first == "Z"
+    }
+
+    /// The live processes whose working folder is `folder` or inside it, as `PID: command line`.
+    static func processes(workingIn folder: URL) throws -> [String] {
+        let root = folder.resolvingSymlinksInPath().path
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { entry -> String? in
+            // A process that ended meanwhile has no working folder left to read.
+            guard let pid = pid_t(entry), !hasEnded(pid),
+                let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
+                cwd == root || cwd.hasPrefix(root + "/")
+            else { return nil }
+            let arguments = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") ?? Data()
+            let command = arguments.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return "\(pid): \(command.joined(separator: " "))"
+        }
+    }
+
+    /// Checks that `stopped` exited with `status`, said it was stopped by `name`, and left
+    /// nothing of what it started running.
+    static func expectStoppedEverything(
+        _ stopped: Stopped, status: Int32, by name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let result = stopped.result
+        #expect(
+            !result.wasSignalled && result.status == status,
+            "\(result.terminationDescription)\n\(result.errorText)", sourceLocation: sourceLocation)
+        #expect(
+            result.errorText.contains("ribcage: stopped by \(name)"), "\(result.errorText)",
+            sourceLocation: sourceLocation)
+        #expect(
+            stopped.testEnded, "the test process \(stopped.test) outlived ribcage",
+            sourceLocation: sourceLocation)
+        #expect(
+            stopped.childEnded, "the test's child \(stopped.child) outlived ribcage",
+            sourceLocation: sourceLocation)
+        #expect(stopped.left.isEmpty, "left running: \(stopped.left)", sourceLocation: sourceLocation)
+    }
+
+    @Test(
+        "SIGTERM: swift test, the test process and the child it started, which ignores SIGTERM, end before ribcage; exit 143"
+    )
+    func terminated() async throws {
+        let stopped = try await Self.stopped(by: SIGTERM, [])
+        Self.expectStoppedEverything(stopped, status: 143, by: "SIGTERM")
+    }
+
+    @Test(
+        "SIGINT during a traced --cache run: strace, swift test, the test process and its child end before ribcage, which prints no results; exit 130"
+    )
+    func interruptedWhileTraced() async throws {
+        let stopped = try await Self.stopped(by: SIGINT, ["--cache"])
+        Self.expectStoppedEverything(stopped, status: 130, by: "SIGINT")
+        #expect(
+            !stopped.result.outputText.contains("passed"),
+            "a stopped run printed results: \(stopped.result.outputText)")
+    }
+}

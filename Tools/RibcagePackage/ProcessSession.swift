@@ -1,0 +1,82 @@
+import BlockingWork
+import Foundation
+
+/// The processes of one session: what a child started with a session of its own (``Shell``
+/// under ``Shell/stopsDescendants``) and everything it started in turn, in any process
+/// group.
+///
+/// A process group alone is not enough to stop `swift test`: SwiftPM starts each test process in
+/// a group of its own, and on SIGTERM ends without stopping it. A session holds them all, unless
+/// one deliberately starts a session of its own (a tmux server, a daemon). Members are found in
+/// `/proc`, so this is Linux's; elsewhere a session has no members to find, and only the child's
+/// own process group is stopped.
+package struct ProcessSession: Sendable {
+    /// The session's ID: the process ID of the child that started it.
+    package var id: pid_t
+
+    /// A session started by the process `leader`.
+    package init(ledBy leader: pid_t) {
+        id = leader
+    }
+
+    /// The processes in the session now, but for zombies (which have ended and wait to be
+    /// reaped). Reads `/proc`; quick, but file reads all the same.
+    package func members() -> [pid_t] {
+        #if os(Linux)
+            let entries: [String]
+            do {
+                entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
+            } catch {
+                return []
+            }
+            return entries.compactMap { entry -> pid_t? in
+                guard let pid = pid_t(entry),
+                    let stat = FileManager.default.contents(atPath: "/proc/\(entry)/stat"),
+                    let fields = Self.fieldsAfterName(String(decoding: stat, as: UTF8.self)),
+                    fields.count > 3, fields[0] != "Z", pid_t(fields[3]) == id
+                else { return nil }
+                return pid
+            }
+        #else
+            return []
+        #endif
+    }
+
+    /// Sends `signal` to each process now in the session.
+    package func signalMembers(_ signal: Int32) {
+        for member in members() { kill(member, signal) }
+    }
+
+    /// Stops every process left in the session after its leader has ended: SIGTERM, then
+    /// SIGKILL for whatever is still there at `deadline`.
+    ///
+    /// Looks for members only while some are alive: a session ID stays taken while any process
+    /// is in the session, so the ID cannot meanwhile name another session.
+    package func stopMembers(until deadline: ContinuousClock.Instant) async {
+        while true {
+            let left = await Self.offThePool { members() }
+            if left.isEmpty { return }
+            let signal = ContinuousClock.now < deadline ? SIGTERM : SIGKILL
+            for member in left { kill(member, signal) }
+            if signal == SIGKILL { return }
+            // Not cancellable: this runs because the run was cancelled, and must still finish.
+            await Self.pause(.milliseconds(100))
+        }
+    }
+
+    /// The fields of a `/proc/PID/stat` line after the process's name, which is in parentheses
+    /// and may itself hold spaces and parentheses: state, parent, process group, session, ….
+    static func fieldsAfterName(_ line: String) -> [Substring]? {
+        guard let close = line.lastIndex(of: ")") else { return nil }
+        return line[line.index(after: close)...].split(separator: " ")
+    }
+
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await DedicatedThread.run(named: "ribcage-session-members", work)
+    }
+
+    /// Waits `duration` even in a cancelled task.
+    private static func pause(_ duration: Duration) async {
+        await Task.detached { try? await Task.sleep(for: duration) }.value
+    }
+}
