@@ -39,8 +39,12 @@ struct BuildGrid: Sendable {
         var log: String { BuildGrid.read(logFile) }
 
         /// Kills the worker and the runner and sandbox it started, as a crash of its machine.
+        /// The runner leads a session of its own (a stopped `ribcage` stops it, Decision 46), so
+        /// the worker's process group alone does not hold it.
         func kill() {
+            let runners = BuildGrid.processesInSessionsLed(byChildrenOf: processGroup)
             _ = Glibc.kill(-processGroup, SIGKILL)
+            for pid in runners { _ = Glibc.kill(pid, SIGKILL) }
         }
 
         /// Sends SIGTERM to the worker alone, as a service manager stops it: what it started is
@@ -66,6 +70,32 @@ struct BuildGrid: Sendable {
             }
             return nil
         }
+    }
+
+    /// The processes, but for zombies, in the sessions that `parent`'s children lead, from
+    /// `/proc`: each process's state, parent and session follow its name in parentheses.
+    static func processesInSessionsLed(byChildrenOf parent: pid_t) -> [pid_t] {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
+        } catch {
+            return []
+        }
+        let processes = entries.compactMap { entry -> (pid: pid_t, parent: pid_t, session: pid_t)? in
+            guard let pid = pid_t(entry),
+                let stat = FileManager.default.contents(atPath: "/proc/\(entry)/stat").map({
+                    String(decoding: $0, as: UTF8.self)
+                }),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 3, fields[0] != "Z", let parent = pid_t(fields[1]),
+                let session = pid_t(fields[3])
+            else { return nil }
+            return (pid, parent, session)
+        }
+        let leaders = Set(processes.filter { $0.parent == parent && $0.session == $0.pid }.map(\.pid))
+        return processes.filter { leaders.contains($0.session) }.map(\.pid)
     }
 
     static func read(_ file: URL) -> String {

@@ -190,7 +190,7 @@ struct FlakyEndToEndTests {
         #expect(affected.row("FlipTests").isEmpty, "only the edited suite is affected")
 
         // The cached path: a suite the quarantine cut short is never stored as green.
-        if await TestRunner.canTraceInputs() {
+        if try await TestRunner.canTraceInputs() {
             for _ in 1...2 {
                 let cached = try await Self.ribcage(
                     ["test", "CrashTests", "--cache", "--skip-build"], in: package)

@@ -163,6 +163,51 @@ struct RibcageExecutableTests {
     }
 
     @Test(
+        "test targets that crash only together fail the run, though each passes alone: plain swift test is red there"
+    )
+    func crashTogether() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(name: "Together", targets: [
+                .target(name: "Shared"),
+                .testTarget(name: "SetsTests", dependencies: ["Shared"]),
+                .testTarget(name: "WatchesTests", dependencies: ["Shared"]),
+            ])
+            """, to: "Package.swift")
+        try folder.write(
+            "import Synchronization\npublic let raised = Mutex(false)\n", to: "Sources/Shared/Shared.swift")
+        try folder.write(
+            "import Shared\nimport Testing\n@Test func raises() { raised.withLock { $0 = true } }\n",
+            to: "Tests/SetsTests/T.swift")
+        // Alone, nothing raises the flag in its process, and the test passes after 20 s.
+        try folder.write(
+            """
+            import Shared
+            import Testing
+            @Test func watches() async throws {
+                for _ in 0..<200 {
+                    if raised.withLock({ $0 }) { fatalError("raised in this process") }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            """, to: "Tests/WatchesTests/T.swift")
+        let run = try await Self.ribcage(["test", "--path", folder.url.path])
+        #expect(run.status == 1, "\(run.outputText)\n\(run.errorText)")
+        let rows = run.outputText.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.contains { Array($0.prefix(4)) == ["SetsTests", "1", "1", "0"] }, "\(run.outputText)")
+        #expect(
+            rows.contains { Array($0.prefix(4)) == ["WatchesTests", "1", "1", "0"] }, "\(run.outputText)")
+        #expect(
+            run.errorText.contains(
+                "error: the run failed outside any one test target: `swift test` of these 2"),
+            "\(run.errorText)")
+        #expect(run.errorText.contains("each passed alone"), "\(run.errorText)")
+    }
+
+    @Test(
         "a test in an extension of another module's type fails its target's row, run or cached, instead of running nowhere; a target named Other-Tests runs as module Other_Tests"
     )
     func testsInForeignExtensions() async throws {

@@ -7,10 +7,19 @@ import Testing
 /// started, before it exits as the signal says.
 @Suite("ribcage stopped by a signal", .serialized, .timeLimit(.minutes(10)))
 struct StopSignalTests {
-    /// A package whose one test writes its process ID and that of a child it starts, which
-    /// ignores SIGTERM, to `marker`, then waits ten minutes.
+    /// A package whose one test starts two children, one that ignores SIGTERM and one that
+    /// counts the SIGTERMs it gets into `marker.terms` (only SIGKILL ends either), writes its
+    /// process ID and the first child's to `marker`, then waits ten minutes.
     static func waitingFixture(marker: URL) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
+        try folder.write(
+            """
+            # Counts the SIGTERMs it gets into the file $1; only SIGKILL ends it.
+            trap 'n=$((n+1)); echo $n > "$1"' TERM
+            n=0
+            while :; do sleep 0.1; done
+
+            """, to: "counter.sh")
         try folder.write(
             """
             // swift-tools-version: 6.1
@@ -32,6 +41,7 @@ struct StopSignalTests {
                 // A child that only SIGKILL ends; the shell has gone before the test goes on.
                 let started = system("sh -c 'trap \\"\\" TERM; exec sleep 600' & echo $! > '\\(marker).child'")
                 #expect(started == 0)
+                #expect(system("sh '\(folder.url.path)/counter.sh' '\\(marker).terms' &") == 0)
                 let child = try String(contentsOfFile: marker + ".child", encoding: .utf8)
                 try "\\(getpid()) \\(child)".write(toFile: marker, atomically: true, encoding: .utf8)
                 try await Task.sleep(for: .seconds(minutes * 60))
@@ -51,6 +61,9 @@ struct StopSignalTests {
         var testEnded: Bool
         var childEnded: Bool
         var left: [String]
+        /// How many SIGTERMs the counting child got: one, since a second tells a `ribcage` to
+        /// end at once.
+        var terms: String
     }
 
     static func stopped(by signal: Int32, _ arguments: [String]) async throws -> Stopped {
@@ -77,9 +90,16 @@ struct StopSignalTests {
         let named = try String(contentsOf: marker, encoding: .utf8).split(separator: " ")
         let pids = named.compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try #require(pids.count == 2, "the test wrote \(named)")
+        let terms: String
+        do {
+            terms = try String(contentsOf: URL(fileURLWithPath: marker.path + ".terms"), encoding: .utf8)
+        } catch {
+            terms = "none: \(error)"
+        }
         let stopped = Stopped(
             result: result, test: pids[0], child: pids[1], testEnded: hasEnded(pids[0]),
-            childEnded: hasEnded(pids[1]), left: left)
+            childEnded: hasEnded(pids[1]), left: left,
+            terms: terms.trimmingCharacters(in: .whitespacesAndNewlines))
         // Nothing may outlive this test, whatever it finds.
         for pid in pids where !hasEnded(pid) { kill(pid, SIGKILL) }
         return stopped
@@ -127,6 +147,7 @@ struct StopSignalTests {
             stopped.childEnded, "the test's child \(stopped.child) outlived ribcage",
             sourceLocation: sourceLocation)
         #expect(stopped.left.isEmpty, "left running: \(stopped.left)", sourceLocation: sourceLocation)
+        #expect(stopped.terms == "1", "SIGTERMs the counting child got", sourceLocation: sourceLocation)
     }
 
     @Test(

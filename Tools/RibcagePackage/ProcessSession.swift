@@ -1,4 +1,3 @@
-import BlockingWork
 import Foundation
 
 /// The processes of one session: what a child started with a session of its own (``Shell``
@@ -42,41 +41,10 @@ package struct ProcessSession: Sendable {
         #endif
     }
 
-    /// Sends `signal` to each process now in the session.
-    package func signalMembers(_ signal: Int32) {
-        for member in members() { kill(member, signal) }
-    }
-
-    /// Stops every process left in the session after its leader has ended: SIGTERM, then
-    /// SIGKILL for whatever is still there at `deadline`.
-    ///
-    /// Looks for members only while some are alive: a session ID stays taken while any process
-    /// is in the session, so the ID cannot meanwhile name another session.
-    package func stopMembers(until deadline: ContinuousClock.Instant) async {
-        while true {
-            let left = await Self.offThePool { members() }
-            if left.isEmpty { return }
-            let signal = ContinuousClock.now < deadline ? SIGTERM : SIGKILL
-            for member in left { kill(member, signal) }
-            if signal == SIGKILL { return }
-            // Not cancellable: this runs because the run was cancelled, and must still finish.
-            await Self.pause(.milliseconds(100))
-        }
-    }
-
     /// The fields of a `/proc/PID/stat` line after the process's name, which is in parentheses
     /// and may itself hold spaces and parentheses: state, parent, process group, session, ….
     static func fieldsAfterName(_ line: String) -> [Substring]? {
         guard let close = line.lastIndex(of: ")") else { return nil }
         return line[line.index(after: close)...].split(separator: " ")
-    }
-
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await DedicatedThread.run(named: "ribcage-session-members", work)
-    }
-
-    /// Waits `duration` even in a cancelled task.
-    private static func pause(_ duration: Duration) async {
-        await Task.detached { try? await Task.sleep(for: duration) }.value
     }
 }

@@ -55,8 +55,17 @@ package enum Shell {
     @TaskLocal package static var stopsDescendants = false
 
     /// How long a cancelled child, and then what is left of its session, has between SIGTERM
-    /// and SIGKILL.
-    package static let stopGrace: Duration = .seconds(5)
+    /// and SIGKILL: 10 s, or what `RIBCAGE_STOP_GRACE` says in seconds.
+    ///
+    /// A child gets half of it in its `RIBCAGE_STOP_GRACE`, so that a `ribcage` a test started
+    /// (a member of the session) stops what it started before its own time is up.
+    package static let stopGrace: Duration = {
+        let seconds = ProcessInfo.processInfo.environment[stopGraceVariable].flatMap(Double.init)
+        guard let seconds, seconds > 0 else { return .seconds(10) }
+        return .milliseconds(Int(seconds * 1_000))
+    }()
+
+    private static let stopGraceVariable = "RIBCAGE_STOP_GRACE"
 
     /// Where a child's output goes.
     package enum Output: Sendable {
@@ -105,6 +114,12 @@ package enum Shell {
         let workingDirectory = directory.map { FilePath($0.path) }
         var keys: [Environment.Key: String?] = [:]
         for (name, value) in environment { keys[Environment.Key(stringLiteral: name)] = value }
+        if stopsDescendants {
+            let half =
+                Double(stopGrace.components.seconds) / 2
+                + Double(stopGrace.components.attoseconds) / 2e18
+            keys[Environment.Key(stringLiteral: stopGraceVariable)] = String(half)
+        }
         let childEnvironment = Environment.inherit.updating(keys)
         var platformOptions = PlatformOptions()
         if stopsDescendants {
@@ -131,10 +146,12 @@ package enum Shell {
                 // At once, to the whole session: SwiftPM and the tests start processes in groups
                 // of their own, which swift-subprocess's teardown (a signal to the child's group)
                 // does not reach.
-                session.signalMembersSoon(SIGTERM)
+                session.terminateMembersSoon()
             }
         } catch {
             await session.stopMembersIfCancelled()
+            // Output that stopped coming because the child was stopped says nothing either.
+            try Task.checkCancellation()
             if let error = error as? SubprocessError, error.code == .executableNotFound {
                 throw RibcageError.commandNotFound(command, hint: nil)
             }
@@ -263,6 +280,9 @@ private final class StartedSession: Sendable {
         var session: ProcessSession?
         /// When the run's task was cancelled: the session's grace counts from then.
         var cancelledAt: ContinuousClock.Instant?
+        /// The members sent SIGTERM: each is told once. A second SIGTERM would tell a `ribcage`
+        /// among them to end at once, before it has stopped what it started.
+        var told: Set<pid_t> = []
     }
 
     private let state = Mutex(State())
@@ -271,23 +291,51 @@ private final class StartedSession: Sendable {
         state.withLock { $0.session = started }
     }
 
-    /// Signals every process of the session from a thread of its own: this is called from a
-    /// cancellation handler, which may run on the cooperative pool and must not read `/proc`
-    /// there.
-    func signalMembersSoon(_ signal: Int32) {
+    /// Sends SIGTERM to every process of the session, from a thread of its own: this is called
+    /// from a cancellation handler, which may run on the cooperative pool and must not read
+    /// `/proc` there.
+    func terminateMembersSoon() {
         let session = state.withLock { state in
             state.cancelledAt = state.cancelledAt ?? .now
             return state.session
         }
         guard let session else { return }
-        Thread.detachNewThread { session.signalMembers(signal) }
+        Thread.detachNewThread { self.terminateNewMembers(of: session) }
     }
 
-    /// In a cancelled task, stops what is left of the session after its leader has ended: what
-    /// has not ended by ``Shell/stopGrace`` after the cancel gets SIGKILL.
+    /// In a cancelled task, stops what is left of the session after its leader has ended:
+    /// SIGTERM to members not yet told, SIGKILL to all that are left ``Shell/stopGrace`` after
+    /// the cancel.
+    ///
+    /// Looks for members only while some are alive: a session ID stays taken while any process
+    /// is in the session, so the ID cannot meanwhile name another session.
     func stopMembersIfCancelled() async {
         let (session, cancelledAt) = state.withLock { ($0.session, $0.cancelledAt) }
         guard Task.isCancelled, let session else { return }
-        await session.stopMembers(until: (cancelledAt ?? .now) + Shell.stopGrace)
+        let deadline = (cancelledAt ?? .now) + Shell.stopGrace
+        while true {
+            let left = await DedicatedThread.run(named: "ribcage-session-members") { session.members() }
+            if left.isEmpty { return }
+            guard ContinuousClock.now < deadline else {
+                for member in left { kill(member, SIGKILL) }
+                return
+            }
+            await DedicatedThread.run(named: "ribcage-session-members") {
+                self.terminateNewMembers(of: session)
+            }
+            // A pause that a cancelled task still waits out: stopping must finish.
+            _ = await DedicatedThread.run(named: "ribcage-session-pause") { usleep(100_000) }
+        }
+    }
+
+    /// Sends SIGTERM to the members of `session` not told before.
+    private func terminateNewMembers(of session: ProcessSession) {
+        let members = session.members()
+        let new = state.withLock { state in
+            let new = members.filter { !state.told.contains($0) }
+            state.told.formUnion(new)
+            return new
+        }
+        for member in new { kill(member, SIGTERM) }
     }
 }

@@ -19,14 +19,21 @@ struct StopSignals: ~Copyable {
     static let stopping: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     private let sources: [any DispatchSourceSignal]
+    private let watched: [Int32]
     private let shared: SharedSignal
 
     /// Starts watching for the stopping signals; the first one calls `stop`, after saying on
     /// standard error what is being stopped.
+    ///
+    /// A signal this process was started ignoring stays ignored: `nohup ribcage …` is not
+    /// stopped by a hangup.
     init(stop: @escaping @Sendable () -> Void) {
         let shared = SharedSignal()
-        sources = Self.stopping.map { number in
-            signal(number, SIG_IGN)
+        watched = Self.stopping.filter { number in
+            let previous = signal(number, SIG_IGN)
+            return unsafeBitCast(previous, to: Int.self) != unsafeBitCast(SIG_IGN, to: Int.self)
+        }
+        sources = watched.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 guard shared.receive(number) else {
@@ -48,10 +55,10 @@ struct StopSignals: ~Copyable {
     /// The first stopping signal received, or `nil` when none came.
     var signalReceived: Int32? { shared.first }
 
-    /// Stops watching; the signals take their default action again.
+    /// Stops watching; the signals watched take their default action again.
     consuming func end() {
         for source in sources { source.cancel() }
-        for number in Self.stopping { signal(number, SIG_DFL) }
+        for number in watched { signal(number, SIG_DFL) }
     }
 
     /// `SIGTERM` for 15, and so on for the stopping signals.
@@ -81,6 +88,27 @@ private final class SharedSignal: Sendable {
     var first: Int32? { state.withLock { $0 } }
 }
 
+/// The command's work, which the first stopping signal cancels, even one that comes before the
+/// work has started.
+private final class StoppableWork: Sendable {
+    private let state = Mutex<(task: Task<Void, any Error>?, stopped: Bool)>((nil, false))
+
+    func start(_ task: Task<Void, any Error>) {
+        let stopped = state.withLock { state in
+            state.task = task
+            return state.stopped
+        }
+        if stopped { task.cancel() }
+    }
+
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            return state.task
+        }?.cancel()
+    }
+}
+
 /// A command whose work, stopped by a signal, ends well: a service's, such as `ribcage worker`,
 /// which a service manager stops with SIGTERM and which then exits 0. Any other command stopped
 /// by a signal exits with 128 plus its number, so a cancelled `ribcage test` is never taken for
@@ -93,6 +121,10 @@ extension RibcageCommand {
     public static func mainStoppingOnSignals() async {
         let command = await parsedCommand()
         let endsWellWhenStopped = type(of: command) is any StopsCleanlyOnSignal.Type
+        // Watching first: a signal between the start of the work and the watch would end the
+        // process with its children, in sessions of their own, left running.
+        let stoppable = StoppableWork()
+        let signals = StopSignals { stoppable.stop() }
         let work = Task {
             try await Shell.$stopsDescendants.withValue(true) {
                 var command = command
@@ -103,13 +135,17 @@ extension RibcageCommand {
                 }
             }
         }
-        let signals = StopSignals { work.cancel() }
+        stoppable.start(work)
         let outcome = await work.result
         let signal = signals.signalReceived
         signals.end()
-        if let signal, !endsWellWhenStopped {
-            StandardError.write("ribcage: stopped by \(StopSignals.name(of: signal))\n")
-            exit(withError: ExitCode(128 + signal))
+        if let signal {
+            guard endsWellWhenStopped else {
+                StandardError.write("ribcage: stopped by \(StopSignals.name(of: signal))\n")
+                exit(withError: ExitCode(128 + signal))
+            }
+            // Stopped wherever it was, even before its work began: that is its clean end.
+            if case .failure(let error) = outcome, error is CancellationError { return }
         }
         if case .failure(let error) = outcome {
             exit(withError: error)

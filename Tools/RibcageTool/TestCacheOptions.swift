@@ -144,7 +144,7 @@ struct TestCacheOptions: ParsableArguments {
         async throws -> [String: SuiteSandbox]?
     {
         guard sandbox else { return nil }
-        if let reason = await SuiteSandbox.unavailability() {
+        if let reason = try await SuiteSandbox.unavailability() {
             throw RibcageError.commandNotFound(
                 "bwrap",
                 hint: "\(reason). --sandbox needs bubblewrap (Tools/install-system-packages) and leave to "

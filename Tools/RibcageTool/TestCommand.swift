@@ -238,6 +238,10 @@ struct TestCommand: AsyncParsableCommand {
             keys: cacheRun?.keys.mapValues(\.hash) ?? [:])
         try await writeJUnit(run.results, started: started)
         print(TestReportTable.closingLine(run.results) + (cacheRun?.closingSuffix ?? ""))
+        if let failedTogether = run.failedTogether {
+            StandardError.write("error: the run failed outside any one test target: \(failedTogether)\n")
+            throw ExitCode(1)
+        }
         if !failures.isEmpty { throw ExitCode(1) }
         if noFlaky, run.results.contains(where: { $0.flaky > 0 }) {
             StandardError.write("error: tests were flaky, and --no-flaky fails the run on them\n")
@@ -317,7 +321,7 @@ struct TestCommand: AsyncParsableCommand {
         // With the cache on, each suite runs alone under strace, so what it reads is known.
         var traced = false
         if cacheRun != nil {
-            traced = await TestRunner.canTraceInputs()
+            traced = try await TestRunner.canTraceInputs()
             if !traced {
                 StandardError.write(
                     "warning: test cache: strace is missing or may not trace here, so this run stores "

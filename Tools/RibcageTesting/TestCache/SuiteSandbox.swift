@@ -92,7 +92,9 @@ package struct SuiteSandbox: Sendable {
 
     /// Why `bwrap` cannot sandbox a suite here (not installed, or not allowed to make
     /// namespaces, with what it said), or nil when it can.
-    package static func unavailability() async -> String? {
+    ///
+    /// - Throws: `CancellationError` only.
+    package static func unavailability() async throws -> String? {
         guard Shell.isOnPath("bwrap") else { return "bwrap is not on the PATH" }
         do {
             let probe = try await Shell.run(
@@ -102,6 +104,8 @@ package struct SuiteSandbox: Sendable {
                 return "bwrap \(probe.terminationDescription)" + (said.isEmpty ? "" : ": \(said)")
             }
             return nil
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             return "bwrap could not be started: \(error)"
         }

@@ -45,6 +45,10 @@ package struct TestRunner: Sendable {
         package var inputTraces: [String: InputTrace] = [:]
         /// The suites that failed under the trace and passed without it (``runEachAlone``).
         package var passedOnlyUntraced: [String] = []
+        /// Why the run failed outside any one suite: the `swift test` of every suite together
+        /// ended abnormally (a crash, an issue recorded outside a test), and each suite then
+        /// passed alone. Plain `swift test` is red there, so the run is too.
+        package var failedTogether: String?
 
         /// A run that gave `results` and wrote `logs`.
         package init(results: [TestSuiteResult], logs: [URL]) {
@@ -58,6 +62,7 @@ package struct TestRunner: Sendable {
             logs += other.logs
             inputTraces.merge(other.inputTraces) { first, _ in first }
             passedOnlyUntraced += other.passedOnlyUntraced
+            failedTogether = failedTogether ?? other.failedTogether
         }
     }
 
@@ -98,11 +103,19 @@ package struct TestRunner: Sendable {
     }
 
     /// Whether `strace` is installed and may trace here (a container can forbid `ptrace`).
-    package static func canTraceInputs() async -> Bool {
+    ///
+    /// - Throws: `CancellationError` only: a probe that cannot start says strace cannot trace.
+    package static func canTraceInputs() async throws -> Bool {
         guard Shell.isOnPath("strace") else { return false }
-        let probe = try? await Shell.run(
-            "strace", InputTrace.wrapping(["true"], log: URL(fileURLWithPath: "/dev/null")))
-        return probe?.succeeded ?? false
+        do {
+            let probe = try await Shell.run(
+                "strace", InputTrace.wrapping(["true"], log: URL(fileURLWithPath: "/dev/null")))
+            return probe.succeeded
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return false
+        }
     }
 
     /// Runs `suites` (all of the package's when `everything` is true, so no filter is needed).
@@ -122,7 +135,16 @@ package struct TestRunner: Sendable {
             results += alone.results(for: [suite])
             logs.append(alone.log)
         }
-        return Run(results: results, logs: logs)
+        var run = Run(results: results, logs: logs)
+        if results.allSatisfy({ $0.failures.isEmpty }) {
+            // Nobody's alone: suites that break one another, or an issue outside any test.
+            run.failedTogether =
+                "`swift test` of these \(suites.count) test targets together "
+                + together.process.terminationDescription
+                + (together.problems.isEmpty ? "" : " (\(together.problems.joined(separator: "; ")))")
+                + " with no failing test, and each passed alone; log: \(together.log.path)"
+        }
+        return run
     }
 
     /// One `swift test` process and what it reported.
