@@ -41,6 +41,26 @@ package struct ProcessSession: Sendable {
         #endif
     }
 
+    /// The process tracing `pid` (`strace -f`, which `ribcage test --cache` runs above
+    /// `swift test`), or nil when none is attached.
+    package static func tracer(of pid: pid_t) -> pid_t? {
+        #if os(Linux)
+            guard let status = FileManager.default.contents(atPath: "/proc/\(pid)/status") else { return nil }
+            let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first {
+                $0.hasPrefix("TracerPid:")
+            }
+            guard
+                let tracer = line.flatMap({
+                    pid_t($0.dropFirst("TracerPid:".count).trimmingCharacters(in: .whitespaces))
+                }),
+                tracer != 0
+            else { return nil }
+            return tracer
+        #else
+            return nil
+        #endif
+    }
+
     /// The fields of a `/proc/PID/stat` line after the process's name, which is in parentheses
     /// and may itself hold spaces and parentheses: state, parent, process group, session, ….
     static func fieldsAfterName(_ line: String) -> [Substring]? {

@@ -328,9 +328,16 @@ private final class StartedSession: Sendable {
         }
     }
 
-    /// Sends SIGTERM to the members of `session` not told before.
+    /// Sends SIGTERM to the members of `session` not told before, but for those traced by
+    /// another member: that tracer (`strace -f`), told too, ends and detaches, and a signal it
+    /// held for its tracee would be lost. They are told once it has let go (this is called
+    /// again until the session is empty). A tracer outside the session passes signals on.
     private func terminateNewMembers(of session: ProcessSession) {
-        let members = session.members()
+        let all = session.members()
+        let inSession = Set(all)
+        let members = all.filter { member in
+            ProcessSession.tracer(of: member).map { !inSession.contains($0) } ?? true
+        }
         let new = state.withLock { state in
             let new = members.filter { !state.told.contains($0) }
             state.told.formUnion(new)

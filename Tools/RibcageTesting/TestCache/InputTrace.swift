@@ -58,7 +58,10 @@ package struct InputTrace: Sendable, Equatable {
     /// The `strace` arguments that wrap `command`, writing the trace to `log`.
     package static func wrapping(_ command: [String], log: URL) -> [String] {
         [
-            "-f", "-qq", "--seccomp-bpf", "-y", "-xx", "-s", "8192", "-e",
+            // `-I1`: SIGTERM ends strace, which then lets its tracees go. With `-o FILE` its
+            // default is to block such signals for as long as any tracee lives, and a signal a
+            // stopping `ribcage` sent a tracee meanwhile could be lost in the tracer.
+            "-I1", "-f", "-qq", "--seccomp-bpf", "-y", "-xx", "-s", "8192", "-e",
             "trace=" + tracedCalls.joined(separator: ","), "-e", "signal=none",
             // A program's path is enough: the compilers a suite may start (RibcageToolTests
             // builds a package) take thousands of arguments, which made a trace of 900 MB.
