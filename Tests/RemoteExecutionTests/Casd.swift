@@ -25,9 +25,32 @@ struct Casd: Sendable {
     let folder: URL
     let processGroup: pid_t
 
-    /// Kills casd and everything it started (SIGKILL to its process group), as a crash would.
+    /// Kills casd and everything it started (SIGKILL to its process group), as a crash would,
+    /// and any process left naming its folder: a runner's `bwrap` caught starting its sandbox
+    /// when the group was killed was seen waiting on, orphaned, for minutes (CI, 2026-11-30).
     func kill() {
         _ = Glibc.kill(-processGroup, SIGKILL)
+        for pid in Self.processes(naming: folder.path) { _ = Glibc.kill(pid, SIGKILL) }
+    }
+
+    /// The processes whose command line holds `text` in one of its arguments.
+    static func processes(naming text: String) -> [pid_t] {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
+        } catch {
+            return []
+        }
+        return entries.compactMap { entry in
+            // A process may end between the listing and this read.
+            guard let pid = pid_t(entry),
+                let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
+            let named = line.split(separator: 0).contains {
+                String(decoding: $0, as: UTF8.self).contains(text)
+            }
+            return named ? pid : nil
+        }
     }
 
     /// What casd logged so far, or why the log could not be read: the failures this helper

@@ -439,7 +439,7 @@ struct RemoteTestCommandTests {
                 ["test", "SlowTests", "--skip-build", "--remote-executor", casd.endpoint.description],
                 in: package,
                 cacheHome: cacheHome)
-            try await Self.waitForProcess(running: "^SlowTests\\.")
+            try await Self.waitForProcess(running: "^SlowTests\\.", below: [casd.processGroup])
             casd.kill()
             let killed = try await run
             #expect(killed.status == 0, "\(killed.output)\n\(killed.errors)")
@@ -504,7 +504,8 @@ struct RemoteTestCommandTests {
             // other takes the same lease, and the run passes.
             async let run = Self.ribcage(
                 ["test", "SlowTests", "--remote-timeout", "120"] + remote, in: package, cacheHome: cacheHome)
-            let bundle = try await Self.waitForProcess(running: "^SlowTests\\.")
+            let bundle = try await Self.waitForProcess(
+                running: "^SlowTests\\.", below: workers.map(\.processGroup))
             let holder = try #require(
                 workers.first { Self.ancestors(of: bundle).contains($0.processGroup) },
                 "no worker started process \(bundle):\n\(workers.map(\.log).joined(separator: "\n"))")
@@ -527,7 +528,8 @@ struct RemoteTestCommandTests {
                     ["test", "SlowTests", "--remote-timeout", "121"] + remote, in: package,
                     cacheHome: cacheHome)
             }
-            let running = try await Self.waitForProcess(running: "^SlowTests\\.")
+            let running = try await Self.waitForProcess(
+                running: "^SlowTests\\.", below: workers.map(\.processGroup))
             #expect(Self.ancestors(of: running).contains(other.processGroup), "\(other.log)")
             other.terminate()
             #expect(await other.exitStatus(within: 60) == 0, "\(other.log)")
@@ -572,10 +574,12 @@ struct RemoteTestCommandTests {
         return false
     }
 
-    /// Returns the process ID of a process whose command line holds `argument` (the worker's
-    /// test bundle) once one runs; throws after two minutes.
+    /// Returns the process ID of a test bundle whose command line holds `argument` once one
+    /// runs below one of `parents` (a server or the workers; anywhere when empty); throws after
+    /// two minutes. Only below them: a process of an earlier step, or of another run on the
+    /// machine, must not pass for this one's.
     @discardableResult
-    static func waitForProcess(running argument: String) async throws -> Int32 {
+    static func waitForProcess(running argument: String, below parents: [pid_t] = []) async throws -> Int32 {
         for _ in 0..<1_200 {
             for pid in try FileManager.default.contentsOfDirectory(atPath: "/proc")
             where pid.allSatisfy(\.isNumber) {
@@ -583,9 +587,13 @@ struct RemoteTestCommandTests {
                 guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
                     continue
                 }
-                if line.split(separator: 0).contains(where: {
-                    String(decoding: $0, as: UTF8.self) == argument
-                }), let found = Int32(pid) {
+                let arguments = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                // The bundle itself, not the sandbox that starts it (which names it too): killed
+                // while it sets up, a sandbox could be left waiting.
+                if arguments.first?.hasSuffix(".xctest") == true, arguments.contains(argument),
+                    let found = Int32(pid),
+                    parents.isEmpty || !Set(ancestors(of: found)).isDisjoint(with: parents)
+                {
                     return found
                 }
             }
