@@ -154,11 +154,13 @@ struct StopSignalTests {
     }
 
     @Test(
-        "SIGTERM: swift test, the test process and the child it started, which ignores SIGTERM, end before ribcage; exit 143; a child that counts SIGTERMs got one"
+        "SIGTERM: swift test, the test process and the child it started, which ignores SIGTERM, end before ribcage; exit 143; a child that counts SIGTERMs got no second one"
     )
     func terminated() async throws {
         let stopped = try await Self.stopped(by: SIGTERM, [])
-        Self.expectStoppedEverything(stopped, status: 143, by: "SIGTERM", terms: 1...1)
+        // At most one: a child `system()` starts from one of the test's threads may keep that
+        // thread's mask, with SIGTERM blocked, and then counts none (seen here, not every run).
+        Self.expectStoppedEverything(stopped, status: 143, by: "SIGTERM", terms: 0...1)
     }
 
     @Test(
