@@ -315,13 +315,17 @@ private final class StartedSession: Sendable {
         let deadline = (cancelledAt ?? .now) + Shell.stopGrace
         while true {
             let left = await DedicatedThread.run(named: "ribcage-session-members") { session.members() }
-            if left.isEmpty { return }
-            guard ContinuousClock.now < deadline else {
+            // A process in uninterruptible sleep (a hung network mount) takes its SIGKILL only
+            // when it wakes: it is not waited for past a few more seconds.
+            if left.isEmpty || ContinuousClock.now > deadline + .seconds(5) { return }
+            if ContinuousClock.now < deadline {
+                await DedicatedThread.run(named: "ribcage-session-members") {
+                    self.terminateNewMembers(of: session)
+                }
+            } else {
+                // Looked at again after the pause: a member may have started another (a shell
+                // loop its next command) between the look and the kill.
                 for member in left { kill(member, SIGKILL) }
-                return
-            }
-            await DedicatedThread.run(named: "ribcage-session-members") {
-                self.terminateNewMembers(of: session)
             }
             // A pause that a cancelled task still waits out: stopping must finish.
             _ = await DedicatedThread.run(named: "ribcage-session-pause") { usleep(100_000) }
