@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// A ``BlockingQueue`` runs its calls one at a time, in the order they came, off the pool.
-@Suite("Blocking queue", .timeLimit(.minutes(1)))
+@Suite("Blocking queue", .timeLimit(.minutes(10)))
 struct BlockingQueueTests {
     @Test("calls never overlap, and the pool stays free while one blocks")
     func oneAtATime() async throws {

@@ -9,7 +9,7 @@ import Testing
 /// other command, a newer one replaces it, deactivation ends it, and a request given up says
 /// nothing. Each request hangs on a ``HeldPhotoRequest`` until the test lets it go.
 extension ProfileTests {
-    @Test("a name typed while a photo request hangs is saved and shown at once", .timeLimit(.minutes(1)))
+    @Test("a name typed while a photo request hangs is saved and shown at once", .timeLimit(.minutes(10)))
     func nameWhileThePhotoHangs() async throws {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a")), .success(dogPhoto("b"))])
         let (interactor, presenter) = makeInteractor(dependency)
@@ -33,7 +33,7 @@ extension ProfileTests {
         interactor.deactivate()
     }
 
-    @Test("a second refresh cancels the first, whose late answer never shows", .timeLimit(.minutes(1)))
+    @Test("a second refresh cancels the first, whose late answer never shows", .timeLimit(.minutes(10)))
     func newerRefreshReplacesTheFirst() async throws {
         let dependency = ProfileDependencyMock(answers: [
             .success(dogPhoto("a")), .success(dogPhoto("b")), .success(dogPhoto("c")),
@@ -64,7 +64,7 @@ extension ProfileTests {
 
     @Test(
         "deactivating the interactor cancels the fetch; the screen stops loading and says nothing",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func deactivationCancelsTheFetch() async throws {
         let dependency = ProfileDependencyMock(answers: [.success(dogPhoto("a"))])
         let held = dependency.photos.holdNextRequest()

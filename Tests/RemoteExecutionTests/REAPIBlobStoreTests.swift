@@ -6,7 +6,7 @@ import Testing
 
 /// The test cache with a REAPI server as its shared store (`--cache-url grpc://…`), against a
 /// real buildbox-casd on loopback.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct REAPIBlobStoreTests {
     static let key = TestCacheKey(
         testTarget: "CoreTests",

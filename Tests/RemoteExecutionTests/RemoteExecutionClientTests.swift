@@ -4,7 +4,7 @@ import SwiftProtobuf
 import Testing
 
 /// The client against a real buildbox-casd on loopback, executing with its bubblewrap runner.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct RemoteExecutionClientTests {
     @Test func capabilitiesOfferSHA256AndExecution() async throws {
         try await Casd.withServer { casd in

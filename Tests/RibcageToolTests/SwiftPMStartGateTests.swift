@@ -5,7 +5,7 @@ import Testing
 
 /// Suites run at once take turns through SwiftPM's start-up only: the next `swift test` starts
 /// when the last one has started its test bundle, and the bundles then run side by side.
-@Suite("SwiftPM start gate", .timeLimit(.minutes(1)))
+@Suite("SwiftPM start gate", .timeLimit(.minutes(10)))
 struct SwiftPMStartGateTests {
     /// A stand-in for `swift test`: it notes its start, forks a process started as
     /// `…/GatePackageTests.xctest` (its "bundle") that runs `bundle`, and notes its end.

@@ -17,7 +17,8 @@ import Testing
 /// Each check waits for the run loop to have taken the event it follows (`onEventTaken`), not
 /// for the bytes to be read from the terminal, and the query waits ten minutes for its answer
 /// unless a test shortens it: what the tests see does not depend on how busy the machine is.
-@Suite("TerminalApplication: the first frame waits for the preparation", .serialized, .timeLimit(.minutes(1)))
+@Suite(
+    "TerminalApplication: the first frame waits for the preparation", .serialized, .timeLimit(.minutes(10)))
 @MainActor
 struct FirstFrameTests {
     /// A screen that says whether its data was read, and records the frames drawn before each

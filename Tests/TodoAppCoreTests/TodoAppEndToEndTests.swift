@@ -275,7 +275,7 @@ struct TodoAppEndToEndTests {
         #expect(wrong.after("tab profile")?.contains("The API answered 404: no answer at \(tried)") == true)
     }
 
-    @Test("a kill right after a save loses nothing", .timeLimit(.minutes(1)))
+    @Test("a kill right after a save loses nothing", .timeLimit(.minutes(10)))
     func killAfterSave() async throws {
         let home = try TemporaryHome()
         var app = try AppProcess("TodoAppDog", home: home.url)
