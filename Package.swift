@@ -140,7 +140,8 @@ let modules: [Module] = [
             "BlockingWork", "ContentDigest", .swiftProtobuf, .nioCore, .nioPosix, .nioHTTP2, .nioHPACK,
         ],
         testDependencies: [
-            .swiftProtobuf, .nioCore, .nioPosix, .nioHPACK, .subprocess, .systemPackage, "RibcageTesting",
+            .swiftProtobuf, .nioCore, .nioPosix, .nioHPACK, .subprocess, .systemPackage, "RibcagePackage",
+            "RibcageTesting",
         ]),
     .cShim("CMallocStats", layer: .tool),
     .tool("StorageProbe", product: "storage-probe", dependencies: ["LocalProvider"], tests: false),

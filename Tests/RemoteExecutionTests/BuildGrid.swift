@@ -1,5 +1,6 @@
 import Foundation
 import RemoteExecution
+import RibcagePackage
 import Subprocess
 import SystemPackage
 
@@ -72,30 +73,11 @@ struct BuildGrid: Sendable {
         }
     }
 
-    /// The processes, but for zombies, in the sessions that `parent`'s children lead, from
-    /// `/proc`: each process's state, parent and session follow its name in parentheses.
+    /// The processes, but for zombies, in the sessions that `parent`'s children lead.
     static func processesInSessionsLed(byChildrenOf parent: pid_t) -> [pid_t] {
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
-        } catch {
-            return []
-        }
-        let processes = entries.compactMap { entry -> (pid: pid_t, parent: pid_t, session: pid_t)? in
-            guard let pid = pid_t(entry),
-                let stat = FileManager.default.contents(atPath: "/proc/\(entry)/stat").map({
-                    String(decoding: $0, as: UTF8.self)
-                }),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 3, fields[0] != "Z", let parent = pid_t(fields[1]),
-                let session = pid_t(fields[3])
-            else { return nil }
-            return (pid, parent, session)
-        }
-        let leaders = Set(processes.filter { $0.parent == parent && $0.session == $0.pid }.map(\.pid))
-        return processes.filter { leaders.contains($0.session) }.map(\.pid)
+        let table = ProcessTable.current()
+        let leaders = Set(table.processes.filter { $0.parent == parent && $0.session == $0.id }.map(\.id))
+        return table.processes.filter { leaders.contains($0.session) }.map(\.id)
     }
 
     static func read(_ file: URL) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteExecution
+import RibcagePackage
 import Subprocess
 import SystemPackage
 
@@ -35,21 +36,9 @@ struct Casd: Sendable {
 
     /// The processes whose command line holds `text` in one of its arguments.
     static func processes(naming text: String) -> [pid_t] {
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: "/proc")
-        } catch {
-            return []
-        }
-        return entries.compactMap { entry in
-            // A process may end between the listing and this read.
-            guard let pid = pid_t(entry),
-                let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
-            else { return nil }
-            let named = line.split(separator: 0).contains {
-                String(decoding: $0, as: UTF8.self).contains(text)
-            }
-            return named ? pid : nil
+        ProcessTable.current().processes.map(\.id).filter { pid in
+            // A process that ended meanwhile has no arguments left: nothing to kill.
+            ProcessTable.arguments(of: pid)?.contains { $0.contains(text) } == true
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteExecution
+import RibcagePackage
 import Subprocess
 import SystemPackage
 import Testing
@@ -550,19 +551,7 @@ struct RemoteTestCommandTests {
 
     /// The process IDs above `pid`, its parent first.
     static func ancestors(of pid: Int32) -> [Int32] {
-        var chain: [Int32] = []
-        var current = pid
-        while current > 1, let stat = FileManager.default.contents(atPath: "/proc/\(current)/stat") {
-            // "PID (COMMAND) STATE PPID …": the command may hold spaces and parentheses.
-            let text = String(decoding: stat, as: UTF8.self)
-            guard let close = text.lastIndex(of: ")"),
-                let parent = text[text.index(after: close)...].split(separator: " ").dropFirst().first
-                    .flatMap({ Int32($0) })
-            else { break }
-            chain.append(parent)
-            current = parent
-        }
-        return chain
+        ProcessTable.current().ancestors(of: pid)
     }
 
     /// Whether process `pid` is gone (reaped by whoever its parent is) within `seconds`.
@@ -581,20 +570,16 @@ struct RemoteTestCommandTests {
     @discardableResult
     static func waitForProcess(running argument: String, below parents: [pid_t] = []) async throws -> Int32 {
         for _ in 0..<1_200 {
-            for pid in try FileManager.default.contentsOfDirectory(atPath: "/proc")
-            where pid.allSatisfy(\.isNumber) {
-                // A process may end between the listing and this read.
-                guard let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
-                    continue
-                }
-                let arguments = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            let table = ProcessTable.current()
+            for process in table.processes {
+                // A process that ended meanwhile has no arguments left.
+                guard let arguments = ProcessTable.arguments(of: process.id) else { continue }
                 // The bundle itself, not the sandbox that starts it (which names it too): killed
                 // while it sets up, a sandbox could be left waiting.
                 if arguments.first?.hasSuffix(".xctest") == true, arguments.contains(argument),
-                    let found = Int32(pid),
-                    parents.isEmpty || !Set(ancestors(of: found)).isDisjoint(with: parents)
+                    parents.isEmpty || !Set(table.ancestors(of: process.id)).isDisjoint(with: parents)
                 {
-                    return found
+                    return process.id
                 }
             }
             try await Task.sleep(for: .milliseconds(100))

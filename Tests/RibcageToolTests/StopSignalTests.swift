@@ -114,7 +114,7 @@ struct StopSignalTests {
             }
             kill(ribcage, signal)
         }
-        let left = try Self.processes(workingIn: fixture.url)
+        let left = Self.processes(workingIn: fixture.url)
         let named = try String(contentsOf: marker, encoding: .utf8).split(separator: " ")
         let pids = named.compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         try #require(pids.count == 2, "the test wrote \(named)")
@@ -136,24 +136,19 @@ struct StopSignalTests {
 
     /// Whether `pid` has ended: gone, or a zombie that its new parent has yet to reap.
     static func hasEnded(_ pid: pid_t) -> Bool {
-        guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return true }
-        let line = String(decoding: stat, as: UTF8.self)
-        guard let close = line.lastIndex(of: ")") else { return true }
-        return line[line.index(after: close)...].split(separator: " ").first == "Z"
+        !ProcessTable.isRunning(pid)
     }
 
     /// The live processes whose working folder is `folder` or inside it, as `PID: command line`.
-    static func processes(workingIn folder: URL) throws -> [String] {
+    static func processes(workingIn folder: URL) -> [String] {
         let root = folder.resolvingSymlinksInPath().path
-        return try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { entry -> String? in
+        return ProcessTable.current().processes.compactMap { process -> String? in
             // A process that ended meanwhile has no working folder left to read.
-            guard let pid = pid_t(entry), !hasEnded(pid),
-                let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/cwd"),
+            guard let cwd = ProcessTable.workingFolder(of: process.id),
                 cwd == root || cwd.hasPrefix(root + "/")
             else { return nil }
-            let arguments = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") ?? Data()
-            let command = arguments.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return "\(pid): \(command.joined(separator: " "))"
+            let command = ProcessTable.arguments(of: process.id) ?? []
+            return "\(process.id): \(command.joined(separator: " "))"
         }
     }
 

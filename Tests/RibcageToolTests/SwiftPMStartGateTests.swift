@@ -90,7 +90,7 @@ struct SwiftPMStartGateTests {
                     of: pid, runningProgramEndingWith: "TreePackageTests.xctest")
                 #expect(seen)
                 #expect(
-                    ProcessTree.current().descendant(of: pid, runningProgramEndingWith: "Other.xctest")
+                    ProcessTable.current().descendant(of: pid, runningProgramEndingWith: "Other.xctest")
                         == .notYet)
                 #expect(FileManager.default.createFile(atPath: release.path, contents: nil))
             }
@@ -99,6 +99,6 @@ struct SwiftPMStartGateTests {
         #expect(result.succeeded)
         let exited = try await Shell.run("sh", ["-c", "echo $$"])
         let gone = try #require(pid_t(exited.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(ProcessTree.current().descendant(of: gone, runningProgramEndingWith: "x") == .rootEnded)
+        #expect(ProcessTable.current().descendant(of: gone, runningProgramEndingWith: "x") == .rootEnded)
     }
 }

@@ -327,8 +327,11 @@ private final class StartedSession: Sendable {
                 // loop its next command) between the look and the kill.
                 for member in left { kill(member, SIGKILL) }
             }
-            // A pause that a cancelled task still waits out: stopping must finish.
-            _ = await DedicatedThread.run(named: "ribcage-session-pause") { usleep(100_000) }
+            // A pause that a cancelled task still waits out (its `Task.sleep` would end at once):
+            // stopping must finish. A timer, so no thread is held meanwhile.
+            await withCheckedContinuation { (paused: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { paused.resume() }
+            }
         }
     }
 
@@ -340,7 +343,7 @@ private final class StartedSession: Sendable {
         let all = session.members()
         let inSession = Set(all)
         let members = all.filter { member in
-            ProcessSession.tracer(of: member).map { !inSession.contains($0) } ?? true
+            ProcessTable.tracer(of: member).map { !inSession.contains($0) } ?? true
         }
         let new = state.withLock { state in
             let new = members.filter { !state.told.contains($0) }

@@ -1,5 +1,6 @@
 import BlockingWork
 import Foundation
+import RibcagePackage
 
 /// Lets one `swift test` at a time through SwiftPM's start-up when several run at once on one
 /// build folder (``TestRunner/runEachAlone(_:weights:tracing:untraced:sandboxes:note:)``).
@@ -73,7 +74,7 @@ package actor SwiftPMStartGate {
         let deadline = ContinuousClock.now.advanced(by: limit)
         return await DedicatedThread.run(named: "ribcage-start-gate") {
             while ContinuousClock.now < deadline {
-                switch ProcessTree.current().descendant(of: root, runningProgramEndingWith: programSuffix) {
+                switch ProcessTable.current().descendant(of: root, runningProgramEndingWith: programSuffix) {
                 case .found: return true
                 case .rootEnded: return false
                 case .notYet: usleep(20_000)
@@ -84,62 +85,27 @@ package actor SwiftPMStartGate {
     }
 }
 
-/// The processes of this machine, by parent, as `/proc` shows them at one moment.
-package struct ProcessTree: Sendable {
-    /// Each live process's parent; zombies are left out (they run nothing any more).
-    package var parents: [pid_t: pid_t]
-
-    package enum Search: Equatable, Sendable {
+extension ProcessTable {
+    /// What a look below a process for a program found.
+    package enum DescendantSearch: Equatable, Sendable {
         case found
         case notYet
         case rootEnded
     }
 
-    /// Reads `/proc`; a process that ends while it is read is left out.
-    package static func current() -> ProcessTree {
-        var parents: [pid_t: pid_t] = [:]
-        // Without a readable `/proc` the tree is empty, the process under watch counts as ended,
-        // and the gate opens at once: runs start as they did before the gate, and one that
-        // still meets another's start-up is run again from its log (`foundBuildFolderBusy`).
-        // Nothing the user must act on, so nothing is said.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for name in names {
-            guard let pid = pid_t(name), let stat = read("/proc/\(name)/stat", limit: 512) else { continue }
-            // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so read after the last `)`.
-            guard let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count >= 2, fields[0] != "Z", fields[0] != "X", let parent = pid_t(fields[1]) else {
-                continue
-            }
-            parents[pid] = parent
-        }
-        return ProcessTree(parents: parents)
-    }
-
     /// Whether a process under `root` (not `root` itself) was started as a path ending with
-    /// `programSuffix` (its first argument, as `execve` was given it).
-    package func descendant(of root: pid_t, runningProgramEndingWith programSuffix: String) -> Search {
-        guard parents[root] != nil else { return .rootEnded }
-        var children: [pid_t: [pid_t]] = [:]
-        for (pid, parent) in parents { children[parent, default: []].append(pid) }
-        var pending = children[root] ?? []
-        while let pid = pending.popLast() {
-            if let command = Self.read("/proc/\(pid)/cmdline", limit: 4096),
-                command.prefix(while: { $0 != "\0" }).hasSuffix(programSuffix)
-            {
-                return .found
-            }
-            pending += children[pid] ?? []
+    /// `programSuffix` (its first argument, as `execve` was given it). Without a readable
+    /// `/proc` the table is empty and `root` counts as ended: the gate opens at once, runs start
+    /// as they did before the gate, and one that still meets another's start-up is run again
+    /// from its log (`foundBuildFolderBusy`). Nothing the user must act on, so nothing is said.
+    package func descendant(of root: pid_t, runningProgramEndingWith programSuffix: String)
+        -> DescendantSearch
+    {
+        guard processes.contains(where: { $0.id == root }) else { return .rootEnded }
+        // A process that ended meanwhile has no arguments left: it is not the bundle.
+        let found = descendants(of: root).contains { pid in
+            ProcessTable.arguments(of: pid)?.first?.hasSuffix(programSuffix) == true
         }
-        return .notYet
-    }
-
-    /// The start of a `/proc` file, or nil when it cannot be read: the process has ended (or is
-    /// not ours to read), which for the search means it is not the bundle.
-    private static func read(_ path: String, limit: Int) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: limit) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return found ? .found : .notYet
     }
 }
