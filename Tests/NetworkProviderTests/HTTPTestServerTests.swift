@@ -2,6 +2,10 @@ import HTTPTestServer
 import NetworkProvider
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The loopback server's waits, which the cancellation tests use to act while a request is in
 /// flight instead of sleeping and hoping it is.
 @Suite("HTTPTestServer's waits", .timeLimit(.minutes(10)))
@@ -20,6 +24,15 @@ struct HTTPTestServerTests {
         request.cancel()
         #expect(await server.waitForAbandonedReplies(), "the cancelled request's connection was closed")
         #expect(server.abandonedReplies == 1)
+    }
+
+    @Test("a server raises the process's soft limit on open files to its hard limit")
+    func openFileLimit() throws {
+        let server = try HTTPTestServer { _ in .status(204) }
+        defer { server.stop() }
+        var limit = rlimit()
+        try #require(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #expect(limit.rlim_cur == limit.rlim_max)
     }
 
     @Test("a wait the server can no longer satisfy ends when the server stops, with false")

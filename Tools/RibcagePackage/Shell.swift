@@ -155,8 +155,12 @@ package enum Shell {
             if let error = error as? SubprocessError, error.code == .executableNotFound {
                 throw RibcageError.commandNotFound(command, hint: nil)
             }
-            if let error = error as? SubprocessError, error.code == .failedToChangeWorkingDirectory {
-                throw RibcageError.noPackage(path: directory?.path ?? "")
+            // Only a folder that is not there is "no package": swift-subprocess reports other
+            // failures of the child's start-up this way too (seen out of descriptors, EMFILE).
+            if let error = error as? SubprocessError, error.code == .failedToChangeWorkingDirectory,
+                let directory, !FileManager.default.fileExists(atPath: directory.path)
+            {
+                throw RibcageError.noPackage(path: directory.path)
             }
             throw error
         }
@@ -208,24 +212,31 @@ package enum Shell {
         environment: Environment, platformOptions: PlatformOptions, output: Output, outFile: URL,
         errFile: URL, started: @escaping @Sendable (pid_t) async -> Void
     ) async throws -> TerminationStatus {
+        // The descriptors given to the child stay this run's to close (`closeAfterSpawningProcess:
+        // false`): swift-subprocess 1.0.2 traps ("FileDescriptor … was not closed") when it
+        // drops one it was to close on a path that throws first, such as running out of
+        // descriptors (EMFILE) while it opens the child's standard input.
         switch output {
         case .capture:
             let out = try open(outFile)
+            defer { try? out.close() }
             let err = try open(errFile)
+            defer { try? err.close() }
             return try await Subprocess.run(
                 executable, arguments: Arguments(arguments), environment: environment,
                 workingDirectory: workingDirectory, platformOptions: platformOptions, input: .none,
-                output: .fileDescriptor(out, closeAfterSpawningProcess: true),
-                error: .fileDescriptor(err, closeAfterSpawningProcess: true)
+                output: .fileDescriptor(out, closeAfterSpawningProcess: false),
+                error: .fileDescriptor(err, closeAfterSpawningProcess: false)
             ) { execution in
                 await started(execution.processIdentifier.value)
             }.terminationStatus
         case .file(let log):
             let out = try open(log)
+            defer { try? out.close() }
             return try await Subprocess.run(
                 executable, arguments: Arguments(arguments), environment: environment,
                 workingDirectory: workingDirectory, platformOptions: platformOptions, input: .none,
-                output: .fileDescriptor(out, closeAfterSpawningProcess: true),
+                output: .fileDescriptor(out, closeAfterSpawningProcess: false),
                 error: .combinedWithOutput
             ) { execution in
                 await started(execution.processIdentifier.value)

@@ -35,6 +35,7 @@ public final class HTTPTestServer: Sendable {
     /// - Parameter handler: Answers each request. It runs on the connection's thread.
     public init(handler: @escaping @Sendable (HTTPTestRequest) -> HTTPTestReply) throws {
         self.handler = handler
+        OpenFileLimit.raised
         // Close-on-exec, like every descriptor it opens: a program another test starts must not
         // keep this server's connections open.
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
