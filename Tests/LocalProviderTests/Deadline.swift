@@ -14,7 +14,7 @@ struct TimedOut: Error, CustomStringConvertible {
 /// the test. Pass the stores' async forms: they run on the store's own queue, so a stuck call
 /// holds no thread of the cooperative pool, and the timer still fires.
 func within<T: Sendable>(
-    _ limit: Duration = .seconds(20), _ work: @escaping @Sendable () async throws -> T
+    _ limit: Duration = .seconds(600), _ work: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = Race<T>()
     return try await withCheckedThrowingContinuation { continuation in

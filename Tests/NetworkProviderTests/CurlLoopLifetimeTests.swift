@@ -27,7 +27,7 @@ struct CurlLoopLifetimeTests {
         }()
         #expect(closed.count == 2)
 
-        #expect(await allSignalled(closed, within: .seconds(20)), "the loops did not end")
+        #expect(await allSignalled(closed, within: .seconds(600)), "the loops did not end")
         for loop in loops {
             #expect(loop.kernelThreadID == 0, "the loop thread runs on")
             #expect(loop.load == (0, 0), "still tracked: \(loop.load)")
@@ -48,7 +48,7 @@ struct CurlLoopLifetimeTests {
         }()
 
         #expect(try await stream.body.collect() == body)
-        #expect(await allSignalled(closed, within: .seconds(20)), "the loop did not end after the stream")
+        #expect(await allSignalled(closed, within: .seconds(600)), "the loop did not end after the stream")
     }
 }
 

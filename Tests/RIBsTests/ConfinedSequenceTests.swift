@@ -29,7 +29,7 @@ struct CountingStream<Element: Sendable>: AsyncSequence, Sendable {
 
     /// Waits until the consumer has asked for the `count`-th value.
     func waitForRequests(_ count: Int) async {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(600)
         while requests.value < count && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }

@@ -45,7 +45,7 @@ public final class InMemoryTodoRepository: TodoRepository {
     ///
     /// - Throws: ``SavesNotHeld`` when they are not there after `timeout`, so that a test whose
     ///   save never comes fails instead of waiting for ever.
-    public func untilSavesAreHeld(_ count: Int = 1, timeout: Duration = .seconds(20)) async throws {
+    public func untilSavesAreHeld(_ count: Int = 1, timeout: Duration = .seconds(600)) async throws {
         let deadline = ContinuousClock.now + timeout
         while heldSaveCount < count {
             guard ContinuousClock.now < deadline else {
