@@ -49,8 +49,10 @@ struct ProcessTableTests {
     func realChild() async throws {
         let folder = try TemporaryFolder()
         let child = try await startSleep(in: folder.url)
-        // On a failed check too; a zombie left then is reaped when the test process ends.
-        defer { kill(child, SIGKILL) }
+        // On a failed check too (a zombie left then is reaped when the test process ends), but
+        // not once reaped: the number may then be another process's.
+        var reaped = false
+        defer { if !reaped { kill(child, SIGKILL) } }
         let table = ProcessTable.current()
         #expect(table.ancestors(of: child).first == getpid())
         #expect(table.descendants(of: getpid()).contains(child))
@@ -71,6 +73,7 @@ struct ProcessTableTests {
         #expect(ProcessTable.workingFolder(of: 999_999_999) == nil)
         #expect(ProcessTable.arguments(of: 999_999_999) == nil)
         try await reap(child)
+        reaped = true
     }
 
     /// Starts `/bin/sleep 600` in `folder` (through a shell that changes to it and then becomes

@@ -213,9 +213,12 @@ package enum Shell {
         errFile: URL, started: @escaping @Sendable (pid_t) async -> Void
     ) async throws -> TerminationStatus {
         // The descriptors given to the child stay this run's to close (`closeAfterSpawningProcess:
-        // false`): swift-subprocess 1.0.2 traps ("FileDescriptor … was not closed") when it
-        // drops one it was to close on a path that throws first, such as running out of
-        // descriptors (EMFILE) while it opens the child's standard input.
+        // false`), its standard input included: swift-subprocess 1.0.2 traps ("FileDescriptor …
+        // was not closed") when it drops one it was to close on a path that throws first, such as
+        // running out of descriptors (EMFILE) while it opens the child's standard input.
+        let nothing = try FileDescriptor.open("/dev/null", .readOnly)
+        defer { try? nothing.close() }
+        let input: FileDescriptorInput = .fileDescriptor(nothing, closeAfterSpawningProcess: false)
         switch output {
         case .capture:
             let out = try open(outFile)
@@ -224,7 +227,7 @@ package enum Shell {
             defer { try? err.close() }
             return try await Subprocess.run(
                 executable, arguments: Arguments(arguments), environment: environment,
-                workingDirectory: workingDirectory, platformOptions: platformOptions, input: .none,
+                workingDirectory: workingDirectory, platformOptions: platformOptions, input: input,
                 output: .fileDescriptor(out, closeAfterSpawningProcess: false),
                 error: .fileDescriptor(err, closeAfterSpawningProcess: false)
             ) { execution in
@@ -233,11 +236,15 @@ package enum Shell {
         case .file(let log):
             let out = try open(log)
             defer { try? out.close() }
+            // Standard error to a copy of the log's descriptor, not `.combinedWithOutput`: that
+            // copy would inherit "not ours to close" and be left open by everyone.
+            let err = try out.duplicate()
+            defer { try? err.close() }
             return try await Subprocess.run(
                 executable, arguments: Arguments(arguments), environment: environment,
-                workingDirectory: workingDirectory, platformOptions: platformOptions, input: .none,
+                workingDirectory: workingDirectory, platformOptions: platformOptions, input: input,
                 output: .fileDescriptor(out, closeAfterSpawningProcess: false),
-                error: .combinedWithOutput
+                error: .fileDescriptor(err, closeAfterSpawningProcess: false)
             ) { execution in
                 await started(execution.processIdentifier.value)
             }.terminationStatus
@@ -247,8 +254,10 @@ package enum Shell {
             let configuration = Configuration(
                 executable: executable, arguments: Arguments(arguments), environment: environment,
                 workingDirectory: workingDirectory, platformOptions: platformOptions)
+            // swift-subprocess makes the output's pipe and a copy of it for standard error; out
+            // of descriptors between the two, it still traps (the pipe is its to close).
             return try await Subprocess.run(
-                configuration, input: .none, output: .sequence, error: .combinedWithOutput
+                configuration, input: input, output: .sequence, error: .combinedWithOutput
             ) { execution in
                 async let watched: Void = started(execution.processIdentifier.value)
                 for try await buffer in execution.standardOutput {
