@@ -132,7 +132,7 @@ let modules: [Module] = [
             "RemoteExecution", "RibcageLint",
             "RibcageScaffold", "RibcageBuild",
         ],
-        testDependencies: ["ContentDigest"]),
+        testDependencies: ["ContentDigest", .systemPackage]),
     .tool("Ribcage", product: "ribcage", dependencies: ["RibcageTool"], tests: false),
     .tool(
         "RemoteExecution",

@@ -34,6 +34,8 @@ package enum RibcageError: Error, Equatable, CustomStringConvertible {
     case focusFilteredOut([String], filter: String)
     /// A row of Project.swift.md's Quarantine table that cannot be applied.
     case badQuarantine(String)
+    /// Too few file descriptors are free under `ulimit -n` to start a child process safely.
+    case outOfFileDescriptors(command: String, limit: Int)
 
     /// The process exit code this error maps to; `ribcage help` documents the table.
     package var exitCode: Int32 {
@@ -47,6 +49,7 @@ package enum RibcageError: Error, Equatable, CustomStringConvertible {
             .binaryToTerminal, .focusFilteredOut, .badQuarantine:
             64
         case .commandNotFound: 69
+        case .outOfFileDescriptors: 71
         case .outputUnwritable: 73
         case .unreadableSource: 74
         }
@@ -95,6 +98,9 @@ package enum RibcageError: Error, Equatable, CustomStringConvertible {
             return "--focus \(quoted) is removed by \(filter); drop one of the two."
         case .badQuarantine(let reason):
             return "Project.swift.md's Quarantine table: \(reason)."
+        case .outOfFileDescriptors(let command, let limit):
+            return
+                "Too few file descriptors are free to start `\(command)` (the limit, `ulimit -n`, is \(limit)). Raise it, e.g. `ulimit -n 4096`, and run again."
         }
     }
 }

@@ -139,7 +139,7 @@ package enum Shell {
         do {
             status = try await withTaskCancellationHandler {
                 try await runChild(
-                    executable, arguments, in: workingDirectory, environment: childEnvironment,
+                    command, executable, arguments, in: workingDirectory, environment: childEnvironment,
                     platformOptions: platformOptions, output: output, outFile: outFile, errFile: errFile,
                     started: started)
             } onCancel: {
@@ -208,16 +208,27 @@ package enum Shell {
 
     /// Starts the child with its output going where `output` says, and waits for it to end.
     private static func runChild(
-        _ executable: Executable, _ arguments: [String], in workingDirectory: FilePath?,
+        _ command: String, _ executable: Executable, _ arguments: [String], in workingDirectory: FilePath?,
         environment: Environment, platformOptions: PlatformOptions, output: Output, outFile: URL,
-        errFile: URL, started: @escaping @Sendable (pid_t) async -> Void
+        errFile: URL, started childStarted: @escaping @Sendable (pid_t) async -> Void
     ) async throws -> TerminationStatus {
         // The descriptors given to the child stay this run's to close (`closeAfterSpawningProcess:
         // false`), its standard input included: swift-subprocess 1.0.2 traps ("FileDescriptor …
         // was not closed") when it drops one it was to close on a path that throws first, such as
         // running out of descriptors (EMFILE) while it opens the child's standard input.
-        let nothing = try FileDescriptor.open("/dev/null", .readOnly)
+        let nothing: FileDescriptor
+        do {
+            nothing = try FileDescriptor.open("/dev/null", .readOnly)
+        } catch Errno.tooManyOpenFiles {
+            throw RibcageError.outOfFileDescriptors(command: command, limit: DescriptorHeadroom.softLimit)
+        }
         defer { try? nothing.close() }
+        let start = try await DescriptorHeadroom.beginStart(of: command, spare: nothing)
+        defer { start.end() }
+        let started: @Sendable (pid_t) async -> Void = { pid in
+            start.end()
+            await childStarted(pid)
+        }
         let input: FileDescriptorInput = .fileDescriptor(nothing, closeAfterSpawningProcess: false)
         switch output {
         case .capture:

@@ -19,6 +19,7 @@ public struct RibcageCommand: AsyncParsableCommand {
               64  bad usage: an unknown option, module or argument, a name that cannot be a module's, \
             binary output to a terminal
               69  a required program is missing
+              71  too few file descriptors are free (ulimit -n) to start a program
               73  the --output file cannot be written
               74  a source file cannot be read
               128+N  stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP), after stopping \
