@@ -14,7 +14,8 @@ import Testing
 @Suite("ribcage out of file descriptors")
 struct DescriptorLimitTests {
     @Test(
-        "at every limit from 8 to 48 descriptors, ribcage graph ends with its answer or an error, never a signal or a hang"
+        "at every limit from 8 to 48 descriptors, ribcage graph ends with its answer or an error, never a signal or a hang",
+        .timeLimit(.minutes(10))
     )
     func everyLimit() async throws {
         let ribcage = try await RibcageExecutableTests.ribcageExecutable().path

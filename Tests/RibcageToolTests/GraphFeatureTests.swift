@@ -280,7 +280,8 @@ struct GraphCommandTests {
             "swift", ["package", "show-dependencies", "--format", "json"], in: root)
         #expect(shown.succeeded, "\(shown.errorText)")
         let expected = try PackageDependencies.parse(shown.standardOutput, root: root).all
-        let onDisk = try #require(await PackageDependencies.fromCheckouts(root: root, package: package)).all
+        let onDisk = try #require(try await PackageDependencies.fromCheckouts(root: root, package: package))
+            .all
         #expect(onDisk.map(\.identity) == expected.map(\.identity))
         for (ours, theirs) in zip(onDisk, expected) {
             #expect(ours == theirs, "\(ours.identity)")

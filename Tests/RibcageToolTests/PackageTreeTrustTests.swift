@@ -19,7 +19,8 @@ struct PackageTreeTrustTests {
             let original = try await ThirdPartyPackage.hummingbird.resolvedCheckout()
             package = try await PackageLoader.load(packageAt: original, note: { _ in })
             // The tree from the untouched record, which also fills the manifest cache.
-            let tree = try #require(await PackageDependencies.fromCheckouts(root: original, package: package))
+            let tree = try #require(
+                try await PackageDependencies.fromCheckouts(root: original, package: package))
             #expect(tree.all.contains { $0.identity == "swift-asn1" }, "transitively, through swift-crypto")
             folder = try TemporaryFolder()
             let files = FileManager.default
@@ -41,7 +42,7 @@ struct PackageTreeTrustTests {
         }
 
         var tree: PackageDependencies? {
-            get async { await PackageDependencies.fromCheckouts(root: root, package: package) }
+            get async throws { try await PackageDependencies.fromCheckouts(root: root, package: package) }
         }
 
         /// Replaces every `from` in `file` with `to`, and checks there was one.
@@ -61,7 +62,7 @@ struct PackageTreeTrustTests {
     @Test("the copied record, untouched, gives the tree: the fixture itself is sound")
     func untouched() async throws {
         let fixture = try await Fixture()
-        let tree = try #require(await fixture.tree)
+        let tree = try #require(try await fixture.tree)
         #expect(tree.all.contains { $0.identity == "swift-asn1" })
     }
 
@@ -70,7 +71,7 @@ struct PackageTreeTrustTests {
         let fixture = try await Fixture()
         try FileManager.default.removeItem(
             at: fixture.root.appendingPathComponent(".build/checkouts/swift-asn1"))
-        #expect(await fixture.tree == nil)
+        #expect(try await fixture.tree == nil)
     }
 
     @Test("a transitive package SwiftPM's record does not list: no tree")
@@ -79,7 +80,7 @@ struct PackageTreeTrustTests {
         try fixture.edit(
             ".build/workspace-state.json", replacing: "\"identity\" : \"swift-asn1\"",
             with: "\"identity\" : \"swift-asn1-gone\"")
-        #expect(await fixture.tree == nil)
+        #expect(try await fixture.tree == nil)
     }
 
     @Test("a Package.resolved pin newer than the last resolve: no tree")
@@ -87,7 +88,7 @@ struct PackageTreeTrustTests {
         let fixture = try await Fixture()
         let pinned = try fixture.pin(of: "swift-nio")
         try fixture.edit("Package.resolved", replacing: pinned, with: String(repeating: "0", count: 40))
-        #expect(await fixture.tree == nil)
+        #expect(try await fixture.tree == nil)
     }
 
     @Test("a checkout the tree does not reach has its manifest left unread")
@@ -115,7 +116,7 @@ struct PackageTreeTrustTests {
         document["object"] = object
         try JSONSerialization.data(withJSONObject: document).write(to: state)
 
-        let tree = try #require(await fixture.tree)
+        let tree = try #require(try await fixture.tree)
         #expect(!tree.all.contains { $0.identity == "stale-package" })
         let cached = fixture.root.appendingPathComponent(
             ".build/ribcage/manifests/stale-package-stale-revision.json")

@@ -25,10 +25,12 @@ package enum DependencyProducts {
     /// makes them), for the packages `identities` names
     /// (every checked-out package when `nil`). A package that is not checked out, or whose
     /// manifest cannot be read, is left out: its products count as the module of their name.
-    package static func modules(root: URL, identities: Set<String>?) async -> [String: [String]] {
+    ///
+    /// - Throws: What ``manifest(of:root:)`` throws.
+    package static func modules(root: URL, identities: Set<String>?) async throws -> [String: [String]] {
         let wanted = checkouts(root: root).filter { identities?.contains($0.identity) ?? true }
         var all: [String: [String]] = [:]
-        for (identity, manifest) in await manifests(of: wanted, root: root) {
+        for (identity, manifest) in try await manifests(of: wanted, root: root) {
             guard let manifest else { continue }
             for product in manifest.products { all["\(identity)/\(product.name)"] = product.targets }
         }
@@ -39,19 +41,22 @@ package enum DependencyProducts {
     ///
     /// A cold cache means one `swift package dump-package`, a compiler run, per checkout: at
     /// most one per core runs at a time, so a tree of fifty packages does not start fifty.
-    package static func manifests(of checkouts: [Checkout], root: URL) async -> [String: ManifestDump?] {
+    ///
+    /// - Throws: What ``manifest(of:root:)`` throws.
+    package static func manifests(of checkouts: [Checkout], root: URL) async throws -> [String: ManifestDump?]
+    {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        return await withTaskGroup(of: (String, ManifestDump?).self) { group in
+        return try await withThrowingTaskGroup(of: (String, ManifestDump?).self) { group in
             var pending = checkouts[...]
             for _ in 0..<width {
                 guard let checkout = pending.popFirst() else { break }
-                group.addTask { (checkout.identity, await manifest(of: checkout, root: root)) }
+                group.addTask { (checkout.identity, try await manifest(of: checkout, root: root)) }
             }
             var manifests: [String: ManifestDump?] = [:]
-            for await (identity, dumped) in group {
+            for try await (identity, dumped) in group {
                 manifests[identity] = dumped
                 if let checkout = pending.popFirst() {
-                    group.addTask { (checkout.identity, await manifest(of: checkout, root: root)) }
+                    group.addTask { (checkout.identity, try await manifest(of: checkout, root: root)) }
                 }
             }
             return manifests
@@ -119,15 +124,28 @@ package enum DependencyProducts {
     /// The checkout's manifest as `swift package dump-package` reads it, kept per revision in
     /// `.build/ribcage/manifests/`, so a second run reads no manifest; `nil` when it cannot be
     /// read.
-    package static func manifest(of checkout: Checkout, root: URL) async -> ManifestDump? {
+    ///
+    /// - Throws: ``RibcageError/outOfFileDescriptors(command:limit:)`` when `swift` could not
+    ///   be started for lack of descriptors, and `CancellationError`: neither says anything of
+    ///   the manifest, so neither counts as one that cannot be read.
+    package static func manifest(of checkout: Checkout, root: URL) async throws -> ManifestDump? {
         let cacheFile = root.appendingPathComponent(
             ".build/ribcage/manifests/\(checkout.identity)-\(checkout.revision).json")
         if let data = try? Data(contentsOf: cacheFile), let cached = try? ManifestDump(json: data) {
             return cached
         }
-        guard let dump = try? await Shell.run("swift", ["package", "dump-package"], in: checkout.folder),
-            dump.succeeded, let manifest = try? ManifestDump(json: dump.standardOutput)
-        else { return nil }
+        let dump: ProcessResult
+        do {
+            dump = try await Shell.run("swift", ["package", "dump-package"], in: checkout.folder)
+        } catch let error as RibcageError {
+            guard case .outOfFileDescriptors = error else { return nil }
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return nil
+        }
+        guard dump.succeeded, let manifest = try? ManifestDump(json: dump.standardOutput) else { return nil }
         // A cache that cannot be written costs the next run a dump-package, nothing else.
         try? FileManager.default.createDirectory(
             at: cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)

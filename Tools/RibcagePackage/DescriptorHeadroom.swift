@@ -30,56 +30,81 @@ import Synchronization
 /// Taking turns makes the answer the same from run to run: counted instead, two starts at once
 /// needing twice as many, `ribcage graph` at the same limit sometimes started its two children
 /// and sometimes refused. A start takes a few milliseconds; the children then run side by side.
-/// Descriptors opened outside ``Shell`` meanwhile (a file read, a socket) are not counted.
+///
+/// This is a margin, not a guarantee: descriptors that other threads open during a start (a
+/// file read, a socket) are not counted, and ``perStart`` is about twice what a start uses.
 package enum DescriptorHeadroom {
     /// Descriptors kept free for one start. Traced (`strace -f` on `ribcage graph`), a start
-    /// held five at once beyond its `/dev/null` (the child's output and error files, its working
-    /// folder, its pidfd and swift-subprocess's pipe for the exec's error), and the first one
-    /// three more (the process monitor's epoll, eventfd and probe). Output read as it comes
-    /// (`--verbose`) adds a pipe and a copy of it.
+    /// held six at once: the child's input, output and error, its working folder, its pidfd and
+    /// swift-subprocess's pipe for the exec's error; the first one also opened swift-subprocess's
+    /// process monitor and its reader of output (an epoll and an eventfd each) and the monitor's
+    /// probe. Output read as it comes (`--verbose`) adds a pipe and a copy of it.
     package static let perStart = 10
 
     /// Descriptors kept free, on top of ``perStart``, for the first start: what swift-subprocess
-    /// and Dispatch open on their first use, on threads of their own, while it goes on. Seen
-    /// under load with `ribcage graph` at 19 descriptors: after the check had passed, the process
-    /// monitor's epoll and eventfd, an epoll, eventfd and timerfd for reading output, and two
-    /// of the three signalfds of the tool's stop signals opened, its child's pidfd then failed,
-    /// and the run waited for ever.
+    /// opens on its first use, and Dispatch on threads of its own meanwhile. Seen under load
+    /// with `ribcage graph` at 19 descriptors: once the check had passed, swift-subprocess's
+    /// monitor and reader, then an epoll, eventfd and timerfd and two of the tool's three
+    /// signalfds (Dispatch's) were opened; the child's pidfd then failed, and the run waited for
+    /// ever.
     package static let firstStartExtra = 8
 
     private static let hasStarted = Atomic<Bool>(false)
 
-    private static let turns = Mutex<(taken: Bool, waiting: [CheckedContinuation<Void, Never>])>(
-        (false, []))
+    private struct Turns {
+        var taken = false
+        /// The starts waiting, first come first served, with the program each is for.
+        var waiting: [(command: String, turn: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private static let turns = Mutex(Turns())
 
     /// Waits for this start's turn, then checks that ``perStart`` descriptors are free (and
-    /// ``firstStartExtra`` more for the first) by opening that many copies of `spare` and
-    /// closing them again.
+    /// ``firstStartExtra`` more for the first) by opening that many at once and closing them
+    /// again.
     ///
     /// - Returns: The start, to be ended (``StartInProgress/end()``) once the child has started
     ///   or failed to: the next start waits until then.
-    /// - Throws: ``RibcageError/outOfFileDescriptors(command:limit:)`` when they are not free;
-    ///   the turn is then already over.
-    package static func beginStart(of command: String, spare: FileDescriptor) async throws -> StartInProgress
-    {
+    /// - Throws: ``RibcageError/outOfFileDescriptors(command:limit:)`` when they are not free,
+    ///   or `CancellationError` when the task was cancelled while it waited; the turn is then
+    ///   already over.
+    package static func beginStart(of command: String) async throws -> StartInProgress {
         await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
             let isFree = turns.withLock { turns in
                 guard turns.taken else {
                     turns.taken = true
                     return true
                 }
-                turns.waiting.append(turn)
+                turns.waiting.append((command, turn))
                 return false
             }
             if isFree { turn.resume() }
         }
         let start = StartInProgress(onEnd: passTurn)
-        let isFirst = !hasStarted.exchange(true, ordering: .relaxed)
-        guard canOpen(perStart + (isFirst ? firstStartExtra : 0), copying: spare) else {
+        do {
+            try Task.checkCancellation()
+            let isFirst = !hasStarted.exchange(true, ordering: .relaxed)
+            let needed = perStart + (isFirst ? firstStartExtra : 0)
+            let probe: FileDescriptor
+            do {
+                probe = try FileDescriptor.open("/dev/null", .readOnly)
+            } catch Errno.tooManyOpenFiles {
+                throw RibcageError.outOfFileDescriptors(command: command, limit: softLimit)
+            }
+            defer { try? probe.close() }
+            guard canOpen(needed - 1, copying: probe) else {
+                throw RibcageError.outOfFileDescriptors(command: command, limit: softLimit)
+            }
+            return start
+        } catch {
             start.end()
-            throw RibcageError.outOfFileDescriptors(command: command, limit: softLimit)
+            throw error
         }
-        return start
+    }
+
+    /// Whether a start for `command` is waiting for its turn.
+    package static func isWaiting(toStart command: String) -> Bool {
+        turns.withLock { turns in turns.waiting.contains { $0.command == command } }
     }
 
     private static func passTurn() {
@@ -88,7 +113,7 @@ package enum DescriptorHeadroom {
                 turns.taken = false
                 return nil as CheckedContinuation<Void, Never>?
             }
-            return turns.waiting.removeFirst()
+            return turns.waiting.removeFirst().turn
         }
         next?.resume()
     }

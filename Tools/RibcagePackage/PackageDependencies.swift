@@ -27,7 +27,7 @@ package struct PackageDependencies: Sendable, Equatable {
         root: URL, package: DescribedPackage, note: @Sendable (String) -> Void
     ) async throws -> PackageDependencies {
         var dependencies: PackageDependencies
-        if let onDisk = await fromCheckouts(root: root, package: package) {
+        if let onDisk = try await fromCheckouts(root: root, package: package) {
             dependencies = onDisk
         } else {
             note(
@@ -42,7 +42,7 @@ package struct PackageDependencies: Sendable, Equatable {
         }
         var owners: [String: String] = [:]
         let reached = Set(dependencies.all.map(\.identity))
-        for (key, _) in await DependencyProducts.modules(root: root, identities: reached) {
+        for (key, _) in try await DependencyProducts.modules(root: root, identities: reached) {
             let identity = String(key.prefix { $0 != "/" })
             owners[String(key.dropFirst(identity.count + 1))] = identity
         }
@@ -55,12 +55,17 @@ package struct PackageDependencies: Sendable, Equatable {
     /// its manifest cannot be read, or its checkout is not at the revision `Package.resolved`
     /// pins (the pins changed since the last resolve, by a pull or an edit).
     ///
+    /// - Throws: What ``DependencyProducts/manifest(of:root:)`` throws: a manifest not read for
+    ///   lack of descriptors, or a cancelled run, is no reason to distrust the record.
+    ///
     /// As SwiftPM does, the root keeps every package it declares, and any other package keeps
     /// those its non-test targets use under the traits asked of it: its test targets are never
     /// built as a dependency, and a dependency declared `.when(traits:)` counts only when one of
     /// those traits is on (swift-configuration, asked for no traits, needs no swift-log). Only
     /// the manifests of packages the tree reaches are read.
-    package static func fromCheckouts(root: URL, package: DescribedPackage) async -> PackageDependencies? {
+    package static func fromCheckouts(root: URL, package: DescribedPackage) async throws
+        -> PackageDependencies?
+    {
         guard let declared = package.packageDependencies else { return nil }
         if declared.isEmpty { return PackageDependencies(all: [], productOwners: [:]) }
         let checkouts = Dictionary(
@@ -81,12 +86,12 @@ package struct PackageDependencies: Sendable, Equatable {
             while !frontier.isEmpty {
                 // A package the tree uses must be there as resolved; reading the frontier's
                 // manifests together lets them be dumped side by side on a cold cache.
-                guard let manifests = await reader.manifests(of: frontier) else { return nil }
+                guard let manifests = try await reader.manifests(of: frontier) else { return nil }
                 var next: Set<String> = []
                 for identity in frontier.sorted() {
                     guard let manifest = manifests[identity] else { continue }
                     let traits = manifest.traits(enabledBy: requested[identity] ?? [])
-                    let owners = await reader.ownersOfUnnamedProducts(in: manifest)
+                    let owners = try await reader.ownersOfUnnamedProducts(in: manifest)
                     let used = Set(
                         manifest.targets.filter { $0.type != "test" }.flatMap { target in
                             target.dependencies.filter { dependency in
@@ -136,13 +141,13 @@ package struct PackageDependencies: Sendable, Equatable {
 
         /// The manifests of `identities`, or `nil` when one is not checked out as
         /// `Package.resolved` pins it or cannot be read.
-        mutating func manifests(of identities: Set<String>) async -> [String: ManifestDump]? {
+        mutating func manifests(of identities: Set<String>) async throws -> [String: ManifestDump]? {
             var wanted: [DependencyProducts.Checkout] = []
             for identity in identities where read[identity] == nil {
                 guard let checkout = checkouts[identity], isCurrent(checkout) else { return nil }
                 wanted.append(checkout)
             }
-            read.merge(await DependencyProducts.manifests(of: wanted, root: root)) { first, _ in first }
+            read.merge(try await DependencyProducts.manifests(of: wanted, root: root)) { first, _ in first }
             var manifests: [String: ManifestDump] = [:]
             for identity in identities {
                 guard let manifest = read[identity] ?? nil else { return nil }
@@ -163,14 +168,14 @@ package struct PackageDependencies: Sendable, Equatable {
 
         /// For a manifest with product dependencies that name no package, the package among
         /// those it declares that declares each such product; those manifests are read too.
-        mutating func ownersOfUnnamedProducts(in manifest: ManifestDump) async -> [String: String] {
+        mutating func ownersOfUnnamedProducts(in manifest: ManifestDump) async throws -> [String: String] {
             let unnamed = manifest.targets.flatMap(\.dependencies).filter {
                 $0.kind == .product(package: nil)
             }
             guard !unnamed.isEmpty else { return [:] }
             let candidates = manifest.packageDependencies.filter { checkouts[$0] != nil }
             let missing = candidates.filter { read[$0] == nil }.compactMap { checkouts[$0] }
-            read.merge(await DependencyProducts.manifests(of: missing, root: root)) { first, _ in first }
+            read.merge(try await DependencyProducts.manifests(of: missing, root: root)) { first, _ in first }
             var owners: [String: String] = [:]
             for dependency in unnamed {
                 owners[dependency.name] = candidates.first { identity in

@@ -91,6 +91,8 @@ package enum Shell {
     ///   - whileRunning: Given the child's process ID once it has started, while the run waits
     ///     for it to end (a child that ends first is still waited for).
     /// - Throws: ``RibcageError/commandNotFound(_:hint:)`` when the command cannot be started,
+    ///   ``RibcageError/outOfFileDescriptors(command:limit:)`` when too few descriptors are free
+    ///   to start it safely (``DescriptorHeadroom``),
     ///   `CancellationError` when the task was cancelled (the child, if started, was stopped
     ///   and has ended), or the file system's error when its captured output cannot be read back
     ///   (empty output would pass for what the command said).
@@ -216,6 +218,8 @@ package enum Shell {
         // false`), its standard input included: swift-subprocess 1.0.2 traps ("FileDescriptor …
         // was not closed") when it drops one it was to close on a path that throws first, such as
         // running out of descriptors (EMFILE) while it opens the child's standard input.
+        let start = try await DescriptorHeadroom.beginStart(of: command)
+        defer { start.end() }
         let nothing: FileDescriptor
         do {
             nothing = try FileDescriptor.open("/dev/null", .readOnly)
@@ -223,8 +227,6 @@ package enum Shell {
             throw RibcageError.outOfFileDescriptors(command: command, limit: DescriptorHeadroom.softLimit)
         }
         defer { try? nothing.close() }
-        let start = try await DescriptorHeadroom.beginStart(of: command, spare: nothing)
-        defer { start.end() }
         let started: @Sendable (pid_t) async -> Void = { pid in
             start.end()
             await childStarted(pid)

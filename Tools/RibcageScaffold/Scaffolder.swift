@@ -175,7 +175,7 @@ package struct Scaffolder: Sendable {
                 dependencyProducts[dependency.name] = dependency.package ?? "a dependency"
             }
         }
-        for (key, modules) in await DependencyProducts.modules(root: root, identities: nil) {
+        for (key, modules) in try await DependencyProducts.modules(root: root, identities: nil) {
             let identity = String(key.prefix { $0 != "/" })
             dependencyProducts[String(key.dropFirst(identity.count + 1))] = identity
             for module in modules { dependencyProducts[module] = identity }

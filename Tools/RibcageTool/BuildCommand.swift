@@ -106,8 +106,10 @@ struct BuildCommand: AsyncParsableCommand {
 
     /// The modules of each external product the package uses, read from the dependencies'
     /// checkouts; a product not found there is taken to be the module of its name.
-    private static func productModules(of package: DescribedPackage, root: URL) async -> [String: [String]] {
-        let known = await DependencyProducts.modules(root: root, identities: nil)
+    private static func productModules(of package: DescribedPackage, root: URL) async throws -> [String:
+        [String]]
+    {
+        let known = try await DependencyProducts.modules(root: root, identities: nil)
         var modules: [String: [String]] = [:]
         for dependency in package.targets.flatMap(\.dependencies) {
             guard let identity = dependency.package?.lowercased(),

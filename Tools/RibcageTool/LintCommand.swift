@@ -63,7 +63,7 @@ struct LintCommand: AsyncParsableCommand {
                         "note: the dependencies are not checked out (`swift package resolve`), so each product is taken to hold the module of its own name.\n"
                     )
                 }
-                linter.productModules = await DependencyProducts.modules(root: root, identities: packages)
+                linter.productModules = try await DependencyProducts.modules(root: root, identities: packages)
             }
             diagnostics = linter.diagnostics()
         }
