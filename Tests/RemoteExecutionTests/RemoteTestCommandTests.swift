@@ -6,7 +6,7 @@ import SystemPackage
 import Testing
 
 /// `ribcage test --remote-executor`, the built executable, against buildbox-casd and against
-/// BuildGrid with two `ribcage worker`s, on loopback, and a package of six test targets: what
+/// BuildGrid with two `ribcage worker`s, on loopback, and a package of eight test targets: what
 /// runs remotely comes back as a local run's result, what the server answered before comes from
 /// its action cache, and what it cannot take or does not answer runs here.
 @Suite("ribcage test --remote-executor", .serialized, .timeLimit(.minutes(20)))
@@ -29,6 +29,7 @@ struct RemoteTestCommandTests {
                 .executableTarget(name: "greet"),
                 .testTarget(name: "GreetTests"),
                 .testTarget(name: "SplitTests"),
+                .testTarget(name: "HomeTests"),
             ])
 
         """,
@@ -90,6 +91,23 @@ struct RemoteTestCommandTests {
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             #expect(String(decoding: output, as: UTF8.self) == "hello\\n")
+        }
+
+        """,
+        // Keeps a setting under ~, as UserDefaults does: a worker's sandbox has no HOME of its
+        // own but the action's.
+        "Tests/HomeTests/HomeTests.swift": """
+        import Foundation
+        import Testing
+
+        @Test func keepsASettingAtHome() throws {
+            let home = try #require(ProcessInfo.processInfo.environment["HOME"])
+            let setting = URL(fileURLWithPath: home).appendingPathComponent(".config/shop-\\(UUID()).txt")
+            try FileManager.default.createDirectory(
+                at: setting.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("kept".utf8).write(to: setting)
+            defer { try? FileManager.default.removeItem(at: setting) }
+            #expect(try String(contentsOf: setting, encoding: .utf8) == "kept")
         }
 
         """,
@@ -245,9 +263,10 @@ struct RemoteTestCommandTests {
         }
         // Green and stopped at the timeout: remote results. Red remotely: run here too, and
         // this run's result stands.
-        for testTarget in ["CoreTests", "SlowTests"] {
+        for testTarget in ["CoreTests", "SlowTests", "HomeTests"] {
             #expect(first.row(testTarget)?.hasSuffix("(remote)") == true, "\(first.output)")
         }
+        #expect(first.counts("HomeTests") == [1, 0, 0], "\(first.output)")
         for testTarget in ["FeatureTests", "CrashTests", "GreetTests"] {
             #expect(
                 first.row(testTarget)?.hasSuffix("(failed remotely, ran here)") == true, "\(first.output)")

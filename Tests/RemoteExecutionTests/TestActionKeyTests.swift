@@ -116,9 +116,10 @@ struct TestActionKeyTests {
 
     @Test("the command: Swift Testing's arguments, the environment sorted by UTF-8 bytes, the image named")
     func command() throws {
-        // "Z" (0x5A) sorts before "a" (0x61) and "é" (0xC3 0xA9) after both, by bytes.
+        // "Z" (0x5A) sorts before "a" (0x61) and "é" (0xC3 0xA9) after both, by bytes; the
+        // run's HOME (0x48) before all.
         let made = try action(environment: ["é": "3", "a": "2", "Z": "1"])
-        #expect(made.command.environmentVariables.map(\.name) == ["Z", "a", "é"])
+        #expect(made.command.environmentVariables.map(\.name) == ["HOME", "Z", "a", "é"])
         #expect(
             made.command.arguments == [
                 "./.build/debug/PackageTests.xctest", "--testing-library", "swift-testing", "--xunit-output",
@@ -130,6 +131,27 @@ struct TestActionKeyTests {
         #expect(made.command.platform.properties.map(\.name) == [TestAction.workerImageProperty])
         #expect(made.action.platform == made.command.platform)
         #expect(made.action.timeout.seconds == 60)
+    }
+
+    @Test(
+        "HOME is an empty folder of the input root in the package's .ribcage-remote, unless the run names one"
+    )
+    func home() throws {
+        let home = root.standardizedFileURL.path + "/" + TestAction.homePath
+        let made = try action()
+        let variables = made.command.environmentVariables.map { ($0.name, $0.value) }
+        #expect(variables.first { $0.0 == "HOME" }?.1 == home)
+        // The folder is in the tree, with nothing in it, and not a file among the inputs.
+        #expect(!made.inputs.keys.contains { $0.hasPrefix(String(home.dropFirst())) })
+        let (withHome, _) = try InputTree(files: [:], folders: [String(home.dropFirst())]).merkle()
+        let (without, _) = try InputTree().merkle()
+        #expect(withHome != without)
+        #expect(made.blobs[BlobDigest(of: Data())] != nil, "the empty Directory of the home folder")
+
+        let named = try action(environment: ["HOME": "/elsewhere"])
+        #expect(
+            named.command.environmentVariables.filter { $0.name == "HOME" }.map(\.value) == ["/elsewhere"])
+        #expect(named.actionDigest != made.actionDigest)
     }
 
     @Test("a folder among the files stands for every file under it, hidden ones too")

@@ -19,6 +19,11 @@ public struct TestAction: Sendable {
     public static let xunitPath = ".ribcage-remote/xunit.xml"
     /// Where the Swift Testing event stream (version 0) lands; an output of the action.
     public static let eventsPath = ".ribcage-remote/events.jsonl"
+    /// The run's home folder (`HOME`), relative to the package's folder: an empty folder of the
+    /// input root, so a test that keeps something under `~` (Foundation's `UserDefaults`, a
+    /// tool's settings) has a place of its own that starts empty, where a worker's sandbox
+    /// would otherwise leave `HOME` unset.
+    public static let homePath = ".ribcage-remote/home"
 
     /// A file the action needs could not be read, or the action cannot be laid out.
     public struct UnreadableInput: Error, CustomStringConvertible {
@@ -57,7 +62,7 @@ public struct TestAction: Sendable {
     ///     and the inputs a traced run recorded. Links are followed: the file they lead to is
     ///     put at the link's path.
     ///   - environment: the variables the run is given (a worker may add defaults of its own,
-    ///     as REAPI allows).
+    ///     as REAPI allows); `HOME` is ``homePath`` unless it names another.
     ///   - workerImage: what names the worker's image (for example the toolchain's
     ///     `swift --version` and the OS), put in the `Platform` of the Command and the Action.
     ///   - timeout: how long the worker lets the run take.
@@ -127,6 +132,8 @@ public struct TestAction: Sendable {
     ) throws {
         let root = packageRoot.standardizedFileURL.path
         var tree = InputTree()
+        let home = root.hasSuffix("/") ? root + Self.homePath : root + "/" + Self.homePath
+        tree.folders.insert(String(home.drop { $0 == "/" }))
         for (path, file) in standIns { tree.files[String(path.drop { $0 == "/" })] = file }
         for file in try Self.regularFiles(inputs) {
             let path = file.standardizedFileURL.path
@@ -159,6 +166,8 @@ public struct TestAction: Sendable {
             ] + (filter.map { ["--filter", $0] } ?? []) + (skip.map { ["--skip", $0] } ?? [])
         // REAPI wants both lists sorted by their UTF-8 bytes, so that equal commands have equal
         // digests.
+        var environment = environment
+        if environment["HOME"] == nil { environment["HOME"] = home }
         command.environmentVariables = environment.sorted { InputTree.precedes($0.key, $1.key) }.map {
             name, value in
             var variable = REAPI.Command.EnvironmentVariable()

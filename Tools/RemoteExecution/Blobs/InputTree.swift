@@ -31,10 +31,14 @@ public struct InputTree: Sendable {
 
     /// Files by path relative to the root, with `/` between folders (`bin/tool`).
     public var files: [String: File]
+    /// Folders that are in the tree even with no file under them (a place the run writes to),
+    /// by path relative to the root.
+    public var folders: Set<String>
 
-    /// A tree of `files`, by path.
-    public init(files: [String: File] = [:]) {
+    /// A tree of `files`, by path, and of `folders`.
+    public init(files: [String: File] = [:], folders: Set<String> = []) {
         self.files = files
+        self.folders = folders
     }
 
     /// REAPI's order for names and paths: by their UTF-8 bytes (Swift's `<` compares canonical
@@ -47,29 +51,42 @@ public struct InputTree: Sendable {
     /// messages), by digest.
     public func merkle() throws -> (root: BlobDigest, blobs: [BlobDigest: BlobSource]) {
         var blobs: [BlobDigest: BlobSource] = [:]
-        let root = try directory(
-            files.map { (components: $0.key.split(separator: "/").map(String.init), file: $0.value) },
-            blobs: &blobs)
+        let entries: [Entry] =
+            files.map { Entry(components: Self.components($0.key), file: $0.value) }
+            + folders.map { Entry(components: Self.components($0), file: nil) }
+        let root = try directory(entries, blobs: &blobs)
         return (root, blobs)
     }
 
-    private func directory(
-        _ entries: [(components: [String], file: File)], blobs: inout [BlobDigest: BlobSource]
-    ) throws -> BlobDigest {
+    /// A file, or with no file a folder, at a path split at its `/`s.
+    private struct Entry {
+        var components: [String]
+        var file: File?
+    }
+
+    private static func components(_ path: String) -> [String] {
+        path.split(separator: "/").map(String.init)
+    }
+
+    private func directory(_ entries: [Entry], blobs: inout [BlobDigest: BlobSource]) throws -> BlobDigest {
         var message = REAPI.Directory()
-        var subfolders: [String: [(components: [String], file: File)]] = [:]
+        var subfolders: [String: [Entry]] = [:]
         for entry in entries {
             guard let name = entry.components.first else { continue }
-            if entry.components.count == 1 {
+            if entry.components.count == 1, entry.file == nil {
+                // A folder of its own: there, whatever else is under it.
+                subfolders[name, default: []] += []
+            } else if entry.components.count == 1, let file = entry.file {
                 // Equal files under two names are one blob, read from either.
-                if blobs[entry.file.digest] == nil { blobs[entry.file.digest] = entry.file.source }
+                if blobs[file.digest] == nil { blobs[file.digest] = file.source }
                 var node = REAPI.FileNode()
                 node.name = name
-                node.digest = entry.file.digest.message
-                node.isExecutable = entry.file.isExecutable
+                node.digest = file.digest.message
+                node.isExecutable = file.isExecutable
                 message.files.append(node)
             } else {
-                subfolders[name, default: []].append((Array(entry.components.dropFirst()), entry.file))
+                subfolders[name, default: []].append(
+                    Entry(components: Array(entry.components.dropFirst()), file: entry.file))
             }
         }
         for (name, children) in subfolders {
