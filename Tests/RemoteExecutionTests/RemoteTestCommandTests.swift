@@ -478,12 +478,13 @@ struct RemoteTestCommandTests {
             // SlowTests holds one worker until its 8 s timeout, so the others go to the second.
             let spread = try await Self.ribcage(
                 [
-                    "test", "CoreTests", "FeatureTests", "GreetTests", "SlowTests", "--remote-jobs", "4",
-                    "--remote-timeout", "8",
+                    "test", "CoreTests", "FeatureTests", "GreetTests", "SlowTests", "HomeTests",
+                    "--remote-jobs", "4", "--remote-timeout", "8",
                 ] + remote, in: package, cacheHome: cacheHome)
             let logs = workers.map(\.log).joined(separator: "\n")
             #expect(spread.status == 1, "\(spread.output)\n\(spread.errors)\n\(logs)")
-            for testTarget in ["CoreTests", "FeatureTests", "GreetTests", "SlowTests"] {
+            // HomeTests' empty home folder comes from BuildGrid's storage through a worker here.
+            for testTarget in ["CoreTests", "FeatureTests", "GreetTests", "SlowTests", "HomeTests"] {
                 #expect(spread.row(testTarget)?.hasSuffix("(remote)") == true, "\(spread.output)\n\(logs)")
             }
             #expect(spread.counts("CoreTests") == [2, 0, 0], "\(spread.output)")

@@ -1,5 +1,6 @@
 import Foundation
 import RemoteExecution
+import SwiftProtobuf
 import Testing
 
 /// What goes into a ``TestAction``'s key, and what does not: each part of a run changes it, the
@@ -141,17 +142,53 @@ struct TestActionKeyTests {
         let made = try action()
         let variables = made.command.environmentVariables.map { ($0.name, $0.value) }
         #expect(variables.first { $0.0 == "HOME" }?.1 == home)
-        // The folder is in the tree, with nothing in it, and not a file among the inputs.
+        // Followed down from the action's input root, the folder is there and empty.
+        let homeFolder = try #require(
+            try Self.directory(
+                at: String(home.dropFirst()), from: made.action.inputRootDigest, in: made.blobs))
+        #expect(homeFolder.files.isEmpty && homeFolder.directories.isEmpty)
         #expect(!made.inputs.keys.contains { $0.hasPrefix(String(home.dropFirst())) })
-        let (withHome, _) = try InputTree(files: [:], folders: [String(home.dropFirst())]).merkle()
-        let (without, _) = try InputTree().merkle()
-        #expect(withHome != without)
-        #expect(made.blobs[BlobDigest(of: Data())] != nil, "the empty Directory of the home folder")
 
         let named = try action(environment: ["HOME": "/elsewhere"])
         #expect(
             named.command.environmentVariables.filter { $0.name == "HOME" }.map(\.value) == ["/elsewhere"])
+        #expect(
+            try Self.directory(
+                at: String(home.dropFirst()), from: named.action.inputRootDigest, in: named.blobs)
+                == nil)
         #expect(named.actionDigest != made.actionDigest)
+    }
+
+    @Test(
+        "an empty folder is a Directory of its own; one with files under it is those files; a clash is refused"
+    )
+    func emptyFolders() throws {
+        let file = InputTree.File(Data("x".utf8))
+        let filesAlone = try InputTree(files: ["a/b/x": file]).merkle().root
+        #expect(try InputTree(files: ["a/b/x": file], folders: ["a", "a/b"]).merkle().root == filesAlone)
+        #expect(try InputTree(files: ["a/b/x": file], folders: ["a/c"]).merkle().root != filesAlone)
+        #expect(throws: InputTree.InvalidTree.self) {
+            try InputTree(files: ["a/b": file], folders: ["a/b"]).merkle()
+        }
+        #expect(throws: InputTree.InvalidTree.self) {
+            try InputTree(files: ["a/b": file], folders: ["a/../c"]).merkle()
+        }
+    }
+
+    /// The `Directory` at `path` below the input root `root`, read from `blobs`; nil when there
+    /// is none.
+    static func directory(at path: String, from root: REAPI.Digest, in blobs: [BlobDigest: BlobSource]) throws
+        -> REAPI.Directory?
+    {
+        var digest = BlobDigest(root)
+        for name in path.split(separator: "/") {
+            guard case .bytes(let bytes)? = blobs[digest] else { return nil }
+            let folder = try REAPI.Directory(serializedBytes: bytes)
+            guard let next = folder.directories.first(where: { $0.name == name }) else { return nil }
+            digest = BlobDigest(next.digest)
+        }
+        guard case .bytes(let bytes)? = blobs[digest] else { return nil }
+        return try REAPI.Directory(serializedBytes: bytes)
     }
 
     @Test("a folder among the files stands for every file under it, hidden ones too")

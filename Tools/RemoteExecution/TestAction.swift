@@ -19,10 +19,10 @@ public struct TestAction: Sendable {
     public static let xunitPath = ".ribcage-remote/xunit.xml"
     /// Where the Swift Testing event stream (version 0) lands; an output of the action.
     public static let eventsPath = ".ribcage-remote/events.jsonl"
-    /// The run's home folder (`HOME`), relative to the package's folder: an empty folder of the
-    /// input root, so a test that keeps something under `~` (Foundation's `UserDefaults`, a
-    /// tool's settings) has a place of its own that starts empty, where a worker's sandbox
-    /// would otherwise leave `HOME` unset.
+    /// The run's home folder, relative to the package's folder, when the caller names no `HOME`:
+    /// `HOME` then names it by its absolute path. An empty folder of the input root, so a test
+    /// that keeps something under `~` (Foundation's `UserDefaults`, a tool's settings) has a
+    /// place of its own that starts empty, where a worker's sandbox would leave `HOME` unset.
     public static let homePath = ".ribcage-remote/home"
 
     /// A file the action needs could not be read, or the action cannot be laid out.
@@ -132,8 +132,12 @@ public struct TestAction: Sendable {
     ) throws {
         let root = packageRoot.standardizedFileURL.path
         var tree = InputTree()
-        let home = root.hasSuffix("/") ? root + Self.homePath : root + "/" + Self.homePath
-        tree.folders.insert(String(home.drop { $0 == "/" }))
+        var environment = environment
+        if environment["HOME"] == nil {
+            let home = root.hasSuffix("/") ? root + Self.homePath : root + "/" + Self.homePath
+            environment["HOME"] = home
+            tree.folders.insert(String(home.drop { $0 == "/" }))
+        }
         for (path, file) in standIns { tree.files[String(path.drop { $0 == "/" })] = file }
         for file in try Self.regularFiles(inputs) {
             let path = file.standardizedFileURL.path
@@ -166,8 +170,6 @@ public struct TestAction: Sendable {
             ] + (filter.map { ["--filter", $0] } ?? []) + (skip.map { ["--skip", $0] } ?? [])
         // REAPI wants both lists sorted by their UTF-8 bytes, so that equal commands have equal
         // digests.
-        var environment = environment
-        if environment["HOME"] == nil { environment["HOME"] = home }
         command.environmentVariables = environment.sorted { InputTree.precedes($0.key, $1.key) }.map {
             name, value in
             var variable = REAPI.Command.EnvironmentVariable()

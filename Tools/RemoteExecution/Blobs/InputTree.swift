@@ -2,8 +2,19 @@ import Foundation
 
 /// A tree of files to upload as an action's input root: REAPI's Merkle tree of `Directory`
 /// messages, each naming its files and subfolders by digest, sorted by name as the protocol
-/// asks, so the same files always give the same root digest.
+/// asks, so the same files and folders always give the same root digest.
 public struct InputTree: Sendable {
+    /// A tree REAPI cannot hold: a name that is both a file and a folder, or a path with a `.`
+    /// or `..` in it.
+    public struct InvalidTree: Error, CustomStringConvertible {
+        /// The path, relative to the root.
+        public var path: String
+        /// What is wrong with it.
+        public var reason: String
+        /// The path and the reason, in a sentence.
+        public var description: String { "the input root cannot hold \(path): \(reason)" }
+    }
+
     /// A file of the tree: its digest, where its bytes are, and whether it may be executed.
     public struct File: Sendable {
         /// The digest of the file's bytes.
@@ -54,7 +65,10 @@ public struct InputTree: Sendable {
         let entries: [Entry] =
             files.map { Entry(components: Self.components($0.key), file: $0.value) }
             + folders.map { Entry(components: Self.components($0), file: nil) }
-        let root = try directory(entries, blobs: &blobs)
+        for entry in entries where entry.components.contains(where: { $0 == "." || $0 == ".." }) {
+            throw InvalidTree(path: entry.components.joined(separator: "/"), reason: "it holds a . or ..")
+        }
+        let root = try directory(entries, at: "", blobs: &blobs)
         return (root, blobs)
     }
 
@@ -68,7 +82,10 @@ public struct InputTree: Sendable {
         path.split(separator: "/").map(String.init)
     }
 
-    private func directory(_ entries: [Entry], blobs: inout [BlobDigest: BlobSource]) throws -> BlobDigest {
+    /// The `Directory` of `entries` (paths relative to it), at `path` from the root.
+    private func directory(_ entries: [Entry], at path: String, blobs: inout [BlobDigest: BlobSource]) throws
+        -> BlobDigest
+    {
         var message = REAPI.Directory()
         var subfolders: [String: [Entry]] = [:]
         for entry in entries {
@@ -90,9 +107,14 @@ public struct InputTree: Sendable {
             }
         }
         for (name, children) in subfolders {
+            let subpath = path.isEmpty ? name : path + "/" + name
+            // REAPI wants each name once in a Directory: a file and a folder cannot share one.
+            if message.files.contains(where: { $0.name == name }) {
+                throw InvalidTree(path: subpath, reason: "it is both a file and a folder")
+            }
             var node = REAPI.DirectoryNode()
             node.name = name
-            node.digest = try directory(children, blobs: &blobs).message
+            node.digest = try directory(children, at: subpath, blobs: &blobs).message
             message.directories.append(node)
         }
         message.files.sort { Self.precedes($0.name, $1.name) }
